@@ -52,7 +52,8 @@ test('when kubectl’s chunk fails to load, the figure stays live and its frame 
   page,
 }) => {
   const errors = watchErrors(page);
-  await page.route('**/_astro/kubectl-*.js', (r) => r.abort());
+  // kubectl's chunk (named after its entry, the figures' terminal) and the API server's part it loads.
+  await page.route(/\/_astro\/(terminal|kubectl-extras)-[^/]*\.js$/, (r) => r.abort());
   await page.goto(`${BASE}/reconcile-loop/`);
   const fig = page.locator('[data-testid="figure-cluster"]');
   await fig.scrollIntoViewIfNeeded();

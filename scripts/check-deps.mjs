@@ -18,9 +18,12 @@ const SOURCES = [
   { dir: 'content', ext: /\.mdx$/ },
 ];
 
-/** The core's two public entries (DESIGN §3): everything outside src/sim comes in through one. */
+/** The core's public entries (DESIGN §3): everything outside src/sim comes in through one. */
 const CORE_ENTRY = 'src/sim/index.ts';
+/** kubectl and the script runner: the CLI's, and lazy everywhere else. */
 const KUBECTL_ENTRY = 'src/sim/kubectl/index.ts';
+/** The figures' terminal, which brings kubectl: the worker's lazy chunk (figures/serve.ts loads it), lazy everywhere. */
+const TERMINAL_ENTRY = 'src/sim/figures/terminal.ts';
 /** The only file outside the core that may import the core's values: it runs the core in a worker. */
 const CORE_WORKER = 'src/widgets/shared/core.worker.ts';
 
@@ -73,8 +76,9 @@ export const RULES = {
   'sim-globals':
     'src/sim (non-test) never touches Date.now, Math.random, performance.now, setTimeout, setInterval, document or window',
   'core-entry':
-    'code outside src/sim imports the core only through src/sim/index.ts or src/sim/kubectl/index.ts (type-only imports excepted)',
-  'kubectl-entry': 'src/sim/kubectl/index.ts is imported only from scripts/ (the CLI) or lazily with import()',
+    'code outside src/sim imports the core only through src/sim/index.ts or a lazy entry, src/sim/kubectl/index.ts or src/sim/figures/terminal.ts (type-only imports excepted)',
+  'kubectl-entry':
+    'the lazy entries are loaded with import(): src/sim/kubectl/index.ts statically only by scripts/ (the CLI), src/sim/figures/terminal.ts never',
   machines: "src/machines imports only xstate and the core's types",
   widgets:
     "a widget imports only its own folder, src/widgets/shared, src/machines and the core's types, never another widget",
@@ -350,7 +354,7 @@ function judge(from, imp, target) {
   }
 
   if (t && inSim(t)) {
-    const throughEntry = t === CORE_ENTRY || t === KUBECTL_ENTRY;
+    const throughEntry = t === CORE_ENTRY || t === KUBECTL_ENTRY || t === TERMINAL_ENTRY;
     // The oracle's by-hand recorders (scripts/oracle/record-*.ts, run with Go, never by npm test or
     // in a bundle) read the simulation's insides as the tests beside them do: a judge's fixture
     // (src/sim/testing/) and an add-on's constants are not worth a door in the entries.
@@ -363,6 +367,9 @@ function judge(from, imp, target) {
     }
     if (t === KUBECTL_ENTRY && !imp.typeOnly && !imp.dynamic && !from.startsWith('scripts/')) {
       fail('kubectl-entry', 'load kubectl lazily, with import(), outside the CLI');
+    }
+    if (t === TERMINAL_ENTRY && !imp.typeOnly && !imp.dynamic) {
+      fail('kubectl-entry', "load the figures' terminal lazily, with import() (the CLI uses src/sim/kubectl/index.ts)");
     }
   }
 

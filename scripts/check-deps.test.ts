@@ -20,6 +20,8 @@ function tree(files: Record<string, string> = {}): string {
       '/** Date.now() is not read here: this comment does not count. */\nexport const clock = { now: 0, window: 5 };\n',
     'src/sim/view/types.ts': 'export interface View { step: number }\n',
     'src/sim/kubectl/index.ts': "export const runKubectl = () => 'ok';\n",
+    'src/sim/figures/terminal.ts':
+      "import { runKubectl } from '../kubectl/index.ts';\nexport const runOnFigure = () => runKubectl();\n",
     'src/machines/m.ts':
       "import { setup } from 'xstate';\nimport type { View } from '../sim/view/types.ts';\nexport const m = setup({});\n",
     'src/widgets/shared/core.worker.ts':
@@ -185,6 +187,16 @@ describe('check-deps', () => {
         'src/widgets/shared/core.worker.ts': "import { runKubectl } from '../../sim/kubectl/index.ts';\n",
       }),
     ).toEqual(['kubectl-entry src/widgets/shared/core.worker.ts']);
+  });
+
+  it("kubectl-entry: the figures' terminal is a lazy entry, loaded with import() everywhere, the CLI included", () => {
+    expect(
+      broken({
+        'src/widgets/shared/t.test.ts': "export const t = () => import('../../sim/figures/terminal.ts');\n",
+        'scripts/bench-terminal.ts': "import { runOnFigure } from '../src/sim/figures/terminal.ts';\n",
+        'src/widgets/shared/core.worker.ts': "import { runOnFigure } from '../../sim/figures/terminal.ts';\n",
+      }),
+    ).toEqual(['kubectl-entry scripts/bench-terminal.ts', 'kubectl-entry src/widgets/shared/core.worker.ts']);
   });
 
   it("machines: only xstate and the core's types", () => {

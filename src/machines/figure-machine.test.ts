@@ -1,11 +1,10 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { createActor } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
-import { compileFigure, createFigureServer, loadFigure, type FigureView } from '../sim/index.ts';
-import { ADVANCE_MS, dwellMs, figureMachine, tickRequest, type FigureEvent } from './figure-machine.ts';
-import { createSessions, stateString } from './figure-session.ts';
-import type { SessionUpdate } from '../sim/figures/protocol.ts';
+import { compileFigure, loadFigure, type FigureRequest, type FigureView } from '../sim/index.ts';
+import { ADVANCE_MS, dwellMs, figureMachine, stateString, tickRequest, type FigureEvent } from './figure-machine.ts';
+import type { FigureLink } from '../sim/figures/protocol.ts';
 
 const clusterDef = await loadFigure('cluster');
 const compiled = compileFigure(clusterDef);
@@ -57,6 +56,20 @@ function reachable(): string[] {
   return [...new Set(paths.map((p) => stateString(p.state.value as Record<string, unknown>)))].sort();
 }
 
+/** An answer that never comes: the test sends the machine its answers itself. */
+const never = <O>(): Promise<O> => new Promise<O>(() => {});
+
+/** The machine with actors that record what it asks the core ('open', 'link', or the move) and never answer. */
+function recording(asked: unknown[]): typeof figureMachine {
+  return figureMachine.provide({
+    actors: {
+      open: fromPromise(() => (asked.push('open'), never<FigureView>())),
+      move: fromPromise<FigureView, FigureRequest>(({ input }) => (asked.push(input), never())),
+      link: fromPromise(() => (asked.push('link'), never<FigureLink>())),
+    },
+  });
+}
+
 describe('the figure machine', () => {
   it('reaches exactly the states the e2e suite walks through with the keyboard', () => {
     const covered = JSON.parse(readFileSync('e2e/covered-states.json', 'utf8')) as string[];
@@ -64,20 +77,8 @@ describe('the figure machine', () => {
   });
 
   it('asks the core for nothing before it is live, and plays only when live', () => {
-    const asked: string[] = [];
-    const actor = createActor(
-      figureMachine.provide({
-        actions: {
-          core: (_, r) => {
-            asked.push(r.op);
-          },
-          connect: () => {
-            asked.push('connect');
-          },
-        },
-      }),
-      { input: { view: first } },
-    ).start();
+    const asked: unknown[] = [];
+    const actor = createActor(recording(asked), { input: { view: first } }).start();
     actor.send({ type: 'STEP' });
     actor.send({ type: 'TOGGLE' });
     expect(stateString(actor.getSnapshot().value as Record<string, unknown>)).toBe('ssr paused between');
@@ -85,29 +86,26 @@ describe('the figure machine', () => {
     actor.send({ type: 'LOADED', view: first });
     actor.send({ type: 'BACK' });
     actor.send({ type: 'SEEK', step: 99_999 });
-    expect(asked).toEqual(['connect']);
+    expect(asked).toEqual(['open']);
     actor.send({ type: 'STEP' });
     actor.send({ type: 'SEEK', step: 3 });
-    expect(asked).toEqual(['connect', 'step', 'seek']);
+    expect(asked).toEqual(['open', { op: 'step' }, { op: 'seek', step: 3 }]);
+    // A move asked while one still asks replaces it (asking is re-entered): each reaches the core.
+    actor.send({ type: 'STEP' });
+    actor.send({ type: 'PERMALINK' });
+    actor.send({ type: 'STEP' });
+    expect(asked.slice(3)).toEqual([{ op: 'step' }, 'link', { op: 'step' }]);
+    // The earlier step's actor is stopped; the link's, in a region of its own, still asks.
+    expect(Object.keys(actor.getSnapshot().children)).toHaveLength(2);
   });
 
   it('asks for a link, keeps it while the figure stands at that step, and drops it once it moves', () => {
-    const asked: string[] = [];
-    const actor = createActor(
-      figureMachine.provide({
-        actions: {
-          core: (_, r) => {
-            asked.push(r.op);
-          },
-          connect: () => {},
-        },
-      }),
-      { input: { view: first } },
-    ).start();
+    const asked: unknown[] = [];
+    const actor = createActor(recording(asked), { input: { view: first } }).start();
     actor.send({ type: 'VISIBLE' });
     actor.send({ type: 'LOADED', view: atBeat });
     actor.send({ type: 'PERMALINK' });
-    expect(asked).toEqual(['link']);
+    expect(asked).toEqual(['open', 'link']);
     actor.send({ type: 'LINK', link: { ok: true, value: 'aXyz', step: atBeat.step } });
     expect(actor.getSnapshot().context.link).toEqual({ ok: true, value: 'aXyz', step: atBeat.step });
     actor.send({ type: 'VIEW', view: atBeat });
@@ -121,19 +119,10 @@ describe('the figure machine', () => {
     expect(tickRequest('real')).toEqual({ op: 'advance', ms: 100 });
     expect(tickRequest('fast')).toEqual({ op: 'advance', ms: 1000 });
     const asked: unknown[] = [];
-    const actor = createActor(
-      figureMachine.provide({
-        actions: {
-          core: (_, r) => {
-            asked.push(r);
-          },
-          connect: () => {},
-        },
-      }),
-      { input: { view: first } },
-    ).start();
+    const actor = createActor(recording(asked), { input: { view: first } }).start();
     actor.send({ type: 'VISIBLE' });
     actor.send({ type: 'LOADED', view: first });
+    asked.length = 0;
     actor.send({ type: 'SPEED', speed: 'fast' });
     actor.send({ type: 'PLAY' });
     actor.send({ type: TICK } as unknown as FigureEvent);
@@ -165,19 +154,10 @@ describe('the figure machine', () => {
   it('Play stops at rest, at every speed, and does not start there; Advance 5 minutes runs the clock on', () => {
     for (const speed of ['real', 'fast', 'compressed'] as const) {
       const asked: unknown[] = [];
-      const actor = createActor(
-        figureMachine.provide({
-          actions: {
-            core: (_, r) => {
-              asked.push(r);
-            },
-            connect: () => {},
-          },
-        }),
-        { input: { view: first } },
-      ).start();
+      const actor = createActor(recording(asked), { input: { view: first } }).start();
       actor.send({ type: 'VISIBLE' });
       actor.send({ type: 'LOADED', view: between });
+      asked.length = 0;
       actor.send({ type: 'SPEED', speed });
       actor.send({ type: 'PLAY' });
       actor.send({ type: TICK } as unknown as FigureEvent);
@@ -196,38 +176,5 @@ describe('the figure machine', () => {
       expect(actor.getSnapshot().matches({ playback: 'playing' })).toBe(true);
     }
     expect(ADVANCE_MS).toBe(5 * 60_000);
-  });
-
-  it("plays the cluster figure's whole story at the compressed speed, dwelling on every beat, and stops at rest", async () => {
-    vi.useFakeTimers();
-    try {
-      const updates: SessionUpdate[] = [];
-      const handle = createSessions(createFigureServer({ cluster: clusterDef }), (u) => updates.push(u));
-      handle({ instance: 'p', type: 'open', figure: 'cluster', story: compiled.story, view: compiled.first });
-      await vi.advanceTimersByTimeAsync(0);
-      expect(updates.at(-1)!.live).toBe(true);
-      handle({ instance: 'p', type: 'event', seq: 1, event: { type: 'PLAY' } });
-      const beats = new Set<number>();
-      let ms = 0;
-      for (; ms < 600_000 && updates.at(-1)!.playing; ms += 100) {
-        await vi.advanceTimersByTimeAsync(100);
-        const v = updates.at(-1)!.view;
-        if (v.beat !== null) beats.add(v.step);
-      }
-      const last = updates.at(-1)!;
-      expect(last.playing).toBe(false);
-      expect(last.view.rest).toMatch(/^The cluster matches what you asked for/);
-      expect(last.view.step).toBe(compiled.story.end);
-      // Every beat of the story was on screen while playing, for at least the shortest dwell each.
-      expect([...beats]).toEqual(compiled.story.beats.map((b) => b.step));
-      expect(ms).toBeGreaterThanOrEqual(compiled.story.beats.length * dwellMs(''));
-      // At rest it stays: a further Play does not start, and nothing more is asked.
-      const n = updates.length;
-      handle({ instance: 'p', type: 'event', seq: 2, event: { type: 'PLAY' } });
-      await vi.advanceTimersByTimeAsync(5_000);
-      expect(updates.slice(n).every((u) => !u.playing && u.view.step === last.view.step)).toBe(true);
-    } finally {
-      vi.useRealTimers();
-    }
   });
 });

@@ -1,18 +1,13 @@
 // The reader's flow through a figure, and nothing of Kubernetes: where the figure's data comes from
 // (the server render, the worker loading, live), whether it plays, where the reader stands in the
 // story, and what is selected in the request log. Kubernetes' own states arrive in the views the
-// core answers with. The machine coordinates: its actions ask the core (provided by the island).
-import { and, assign, not, stateIn } from 'xstate';
+// core answers with. The machine coordinates: each request to the core is an invoked promise actor
+// (its logic provided by the session, which calls the figure server), whose answer the machine
+// raises as the matching event (LOADED, VIEW, LINK, COMPLETED) and whose refusal as FAILED.
+import { and, assign, fromPromise, not, raise, stateIn, type ErrorActorEvent } from 'xstate';
 import { setup } from './machine-setup.ts';
-import type {
-  FigureAction,
-  FigureRequest,
-  FigureView,
-  Speed,
-  TerminalCompletion,
-  TerminalOutput,
-} from '../sim/index.ts';
-import type { CoreRequest, FigureLink, ReaderEvent } from '../sim/figures/protocol.ts';
+import type { FigureRequest, FigureView, Speed, TerminalCompletion, TerminalOutput } from '../sim/index.ts';
+import type { FigureLink, ReaderEvent } from '../sim/figures/protocol.ts';
 
 /** What the machine keeps: the latest view and the reader's choices. */
 interface FigureContext {
@@ -72,18 +67,78 @@ function viewOf(context: FigureContext, event: FigureEvent): FigureView {
   return 'view' in event ? event.view : context.view;
 }
 
-/** The figure machine; the island provides `core` (send a request to the worker) and `connect` (open the figure). */
+/** "live paused at-beat" from the machine's state value (the root's data-state). */
+export function stateString(value: Record<string, unknown>): string {
+  const leaf = (v: unknown): string =>
+    typeof v === 'string' ? v : v && typeof v === 'object' ? (Object.keys(v)[0] ?? '') : '';
+  const kebab = (s: string): string => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  return [leaf(value.source), leaf(value.playback), kebab(leaf(value.story))].join(' ');
+}
+
+/** The move a reader's command asks the core for (the events the live state's `move` region takes). */
+function moveOf(event: FigureEvent): FigureRequest {
+  switch (event.type) {
+    case 'SEEK':
+      return { op: 'seek', step: event.step };
+    case 'ADVANCE':
+      return { op: 'advance', ms: ADVANCE_MS };
+    case 'DEMO':
+      return { op: 'demo', demo: event.demo };
+    case 'ACTION':
+      return { op: 'action', action: event.action };
+    case 'BACK':
+      return { op: 'back' };
+    case 'NEXT':
+      return { op: 'next' };
+    case 'RESET':
+      return { op: 'reset' };
+    case 'REJOIN':
+      return { op: 'rejoin' };
+    default:
+      return { op: 'step' };
+  }
+}
+
+/** A terminal line as the core runs it (stdin for `apply -f -`). */
+export interface TerminalLine {
+  line: string;
+  stdin?: string;
+}
+
+/** A refused request raises FAILED: what went wrong, said as text (every invoke's onError). */
+const failed = raise<FigureContext, ErrorActorEvent, FigureEvent, undefined>(({ event: { error: e } }) => ({
+  type: 'FAILED',
+  error: e instanceof Error ? e.message : String(e),
+}));
+
+// A request's transition, from its region to the region's `asking`: taken while a request of the
+// kind still asks, it exits and re-enters `asking` (and only it: the region is the transition's
+// domain), so the later request replaces the earlier one.
+const ask = { target: '.asking' } as const;
+
+/** Logic for a request the session did not provide: it never answers (the machine's own tests provide theirs). */
+const unprovided = <O, I = undefined>() => fromPromise<O, I>(() => new Promise<O>(() => {}));
+
+/** The figure machine; the session provides its actors' logic (each asks the figure server). */
 export const figureMachine = setup({
   types: {
     context: {} as FigureContext,
     events: {} as FigureEvent,
     input: {} as { view: FigureView },
   },
+  actors: {
+    /** Opens this figure's cluster (at the page's link, if any): LOADED. */
+    open: unprovided<FigureView>(),
+    /** A move of the cursor or the cluster (a reader's command or a playback tick): VIEW. */
+    move: unprovided<FigureView, FigureRequest>(),
+    /** A link to the current moment: LINK. */
+    link: unprovided<FigureLink>(),
+    /** A terminal line: VIEW, with what it printed. */
+    terminal: unprovided<FigureView, TerminalLine>(),
+    /** Tab: COMPLETED. */
+    complete: unprovided<TerminalCompletion, string>(),
+  },
   actions: {
-    /** Send one request to the core; the answer comes back as VIEW (or FAILED). Provided by the island. */
-    core: (_, _params: CoreRequest) => {},
-    /** Start the worker and open this figure's cluster. Provided by the island. */
-    connect: () => {},
     keepView: assign({
       view: ({ event }) => {
         const { terminal: _t, ...view } = ('view' in event ? event.view : undefined)!;
@@ -156,63 +211,108 @@ export const figureMachine = setup({
     source: {
       initial: 'ssr',
       states: {
-        ssr: { on: { VISIBLE: { target: 'loading', actions: 'connect' } } },
+        ssr: { on: { VISIBLE: 'loading' } },
         loading: {
+          invoke: {
+            src: 'open',
+            onDone: { actions: raise(({ event }) => ({ type: 'LOADED', view: event.output })) },
+            onError: { actions: failed },
+          },
           on: {
             LOADED: { target: 'live', actions: ['keepView', 'keepNotice'] },
             FAILED: { target: 'failed', actions: 'keepError' },
           },
         },
+        // Each kind of request has a region of its own, so a move never cancels a terminal line, a
+        // link or Tab. A request of a kind already asking re-enters `asking` (see ask): the earlier one's
+        // answer is dropped, and the later one's says where the figure stands after both (the figure
+        // server answers in order; the page sends a terminal line only once the last one answered).
         live: {
+          type: 'parallel',
           on: {
             VIEW: { actions: 'keepView' },
             FAILED: { actions: 'keepError' },
-            STEP: { actions: [{ type: 'core', params: { op: 'step' } }] },
-            BACK: { guard: 'canBack', actions: [{ type: 'core', params: { op: 'back' } }] },
-            NEXT: { actions: [{ type: 'core', params: { op: 'next' } }] },
-            RESET: { actions: [{ type: 'core', params: { op: 'reset' } }] },
-            REJOIN: { actions: [{ type: 'core', params: { op: 'rejoin' } }] },
-            SEEK: {
-              guard: 'validStep',
-              actions: [
-                { type: 'core', params: ({ event }) => ({ op: 'seek', step: (event as { step: number }).step }) },
-              ],
-            },
-            ADVANCE: { actions: [{ type: 'core', params: { op: 'advance', ms: ADVANCE_MS } }] },
-            DEMO: {
-              actions: [
-                { type: 'core', params: ({ event }) => ({ op: 'demo', demo: (event as { demo: string }).demo }) },
-              ],
-            },
-            PERMALINK: { actions: [{ type: 'core', params: { op: 'link' } }] },
             LINK: { actions: 'keepLink' },
-            ACTION: {
-              actions: [
-                {
-                  type: 'core',
-                  params: ({ event }) => ({ op: 'action', action: (event as { action: FigureAction }).action }),
-                },
-              ],
-            },
-            TERMINAL: {
-              actions: [
-                {
-                  type: 'core',
-                  params: ({ event }) => {
-                    const e = event as { line: string; stdin?: string };
-                    return e.stdin === undefined
-                      ? { op: 'terminal', line: e.line }
-                      : { op: 'terminal', line: e.line, stdin: e.stdin };
+            COMPLETED: { actions: 'keepCompletion' },
+          },
+          states: {
+            move: {
+              initial: 'idle',
+              on: {
+                STEP: ask,
+                BACK: { guard: 'canBack', ...ask },
+                NEXT: ask,
+                RESET: ask,
+                REJOIN: ask,
+                SEEK: { guard: 'validStep', ...ask },
+                ADVANCE: ask,
+                DEMO: ask,
+                ACTION: ask,
+              },
+              states: {
+                idle: {},
+                // Tagged: the session posts nothing while the reader's move waits for its answer, so
+                // the move is answered by one update, with the new view.
+                asking: {
+                  tags: 'asking',
+                  invoke: {
+                    src: 'move',
+                    input: ({ event }) => moveOf(event),
+                    onDone: { target: 'idle', actions: raise(({ event }) => ({ type: 'VIEW', view: event.output })) },
+                    onError: { target: 'idle', actions: failed },
                   },
                 },
-              ],
+              },
             },
-            COMPLETE: {
-              actions: [
-                { type: 'core', params: ({ event }) => ({ op: 'complete', line: (event as { line: string }).line }) },
-              ],
+            // A terminal line (it may run for seconds, in slices), a link (its encoder may still be
+            // loading) and Tab are acknowledged at once, and their answers posted when they come.
+            terminal: {
+              initial: 'idle',
+              on: { TERMINAL: ask },
+              states: {
+                idle: {},
+                asking: {
+                  invoke: {
+                    src: 'terminal',
+                    input: ({ event }) => event as TerminalLine,
+                    onDone: { target: 'idle', actions: raise(({ event }) => ({ type: 'VIEW', view: event.output })) },
+                    onError: { target: 'idle', actions: failed },
+                  },
+                },
+              },
             },
-            COMPLETED: { actions: 'keepCompletion' },
+            link: {
+              initial: 'idle',
+              on: { PERMALINK: ask },
+              states: {
+                idle: {},
+                asking: {
+                  invoke: {
+                    src: 'link',
+                    onDone: { target: 'idle', actions: raise(({ event }) => ({ type: 'LINK', link: event.output })) },
+                    onError: { target: 'idle', actions: failed },
+                  },
+                },
+              },
+            },
+            complete: {
+              initial: 'idle',
+              on: { COMPLETE: ask },
+              states: {
+                idle: {},
+                asking: {
+                  invoke: {
+                    src: 'complete',
+                    input: ({ event }) => (event as { line: string }).line,
+                    onDone: {
+                      target: 'idle',
+                      actions: raise(({ event }) => ({ type: 'COMPLETED', completion: event.output })),
+                    },
+                    onError: { target: 'idle', actions: failed },
+                  },
+                },
+              },
+            },
           },
         },
         failed: {},
@@ -250,8 +350,17 @@ export const figureMachine = setup({
             waiting: { after: { tick: 'fetching' } },
             // A beat reached while playing stays on screen long enough to be read; housekeeping goes by at the tick.
             dwelling: { after: { dwell: 'fetching' } },
+            // A tick's answer comes back before the worker reads its next message (the figure server
+            // moves at once), so leaving this state with a tick in flight, which drops its answer, does
+            // not happen in practice; if it did, the next answer would bring the figure's view.
             fetching: {
-              entry: [{ type: 'core', params: ({ context }) => tickRequest(context.speed) }],
+              tags: 'asking',
+              invoke: {
+                src: 'move',
+                input: ({ context }) => tickRequest(context.speed),
+                onDone: { actions: raise(({ event }) => ({ type: 'VIEW', view: event.output })) },
+                onError: { actions: failed },
+              },
               on: {
                 VIEW: [
                   // At rest nothing is left to play: Play stops there, at every speed.

@@ -83,7 +83,7 @@ export class FigureHost {
   /** Step forward went over informers' start-up lists as one step, from `from` to `to`: the view draws them as one burst and Step back returns to `from`. */
   private listed: { from: number; to: number; notifications: number } | null = null;
   private ahead: Ahead | null = null;
-  /** Terminal commands run so far (each output's number; kubectl/figure-terminal.ts counts them). */
+  /** Terminal commands run so far (each output's number; figures/terminal.ts counts them). */
   commands = 0;
   /** A terminal command has changed this cluster (a link to a moment is then checked by replay before it is given). */
   terminalUsed = false;

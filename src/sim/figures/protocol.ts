@@ -1,7 +1,7 @@
 // The one typed boundary between a figure on the page and its cluster in the worker: what a figure
 // is (its compiled story), what it sees after each request (FigureView), and the messages both ways
-// (the page's SessionMessage and ReaderEvent, the worker's SessionUpdate; inside the worker, what the
-// figure's machine asks its FigureServer, CoreRequest). Everything that crosses is plain, JSON-safe data.
+// (the page's SessionMessage and ReaderEvent, the worker's SessionUpdate; inside the worker, the moves
+// the figure's machine asks its FigureServer for, FigureRequest). Everything that crosses is plain, JSON-safe data.
 import type { Input } from '../world.ts';
 import type { Frame, StepRecord } from '../view/types.ts';
 import type { FigureAction } from './actions.ts';
@@ -141,10 +141,6 @@ export type FigureRequest =
   | { op: 'advance'; ms: number }
   | { op: 'demo'; demo: string }
   | { op: 'action'; action: FigureAction };
-
-/** What a figure's machine asks its FigureServer: a move, a link to the moment, a terminal line (stdin for `apply -f -`), Tab. */
-export type CoreRequest =
-  FigureRequest | { op: 'link' } | { op: 'terminal'; line: string; stdin?: string } | { op: 'complete'; line: string };
 
 /** A link to a moment, or why this moment cannot be linked to. */
 export type FigureLink = { ok: true; value: string; step: number } | { ok: false; error: string; step: number };

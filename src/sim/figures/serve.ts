@@ -59,14 +59,14 @@ async function linkTo(host: FigureHost): Promise<FigureLink> {
 }
 
 // kubectl's chunk, loading or loaded (which code is loaded, not simulation state).
-const chunks: { kubectl?: Promise<typeof import('../kubectl/index.ts')> } = {};
+const chunks: { kubectl?: Promise<typeof import('./terminal.ts')> } = {};
 
 /**
- * kubectl, the script runner, the terminal's runner and `yaml`: one chunk of their own, loaded when
- * a reader first opens or focuses a terminal (its first `complete` request), never with the figures.
+ * The terminal's runner with kubectl, the script runner and `yaml`: one chunk of their own, loaded
+ * when a reader first opens or focuses a terminal (its first `complete` request), never with the figures.
  */
-function loadKubectl(): Promise<typeof import('../kubectl/index.ts')> {
-  chunks.kubectl ??= import('../kubectl/index.ts').catch((e: unknown) => {
+function loadKubectl(): Promise<typeof import('./terminal.ts')> {
+  chunks.kubectl ??= import('./terminal.ts').catch((e: unknown) => {
     // Said as what failed; the next command tries the chunk again.
     chunks.kubectl = undefined;
     throw new Error(

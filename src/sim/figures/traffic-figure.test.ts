@@ -4,7 +4,7 @@
 // container stops, requests to a dead node's pod timing out until its endpoint leaves the rules,
 // and the client answered through a control-plane outage by the frozen rules.
 import { describe, expect, it } from 'vitest';
-import { runOnFigure } from '../kubectl/figure-terminal.ts';
+import { runOnFigure } from './terminal.ts';
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';
 import type { CompiledFigure, FigureView } from './protocol.ts';

@@ -5,7 +5,7 @@
 // terminal prints what kubectl prints.
 import { describe, expect, it } from 'vitest';
 import { appHealth } from '../app-health.ts';
-import { runOnFigure } from '../kubectl/figure-terminal.ts';
+import { runOnFigure } from './terminal.ts';
 import type { FigureAction } from './actions.ts';
 import { compileFigure } from './compile.ts';
 import { FigureHost } from './host.ts';

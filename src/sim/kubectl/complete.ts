@@ -4,10 +4,10 @@
 import { RESOURCE_ALIASES } from './resources.ts';
 
 /** Object names of a resource in a namespace (the namespace is ignored for nodes and namespaces). */
-export type NamesOf = (resource: string, namespace: string) => string[];
+type NamesOf = (resource: string, namespace: string) => string[];
 
 /** What Tab does to a line: the line with the word completed as far as it is unambiguous, and every candidate. */
-export interface Completion {
+interface Completion {
   /** The line as typed (the text before the cursor). */
   line: string;
   /** The line after completion (the same line when nothing more is certain). */

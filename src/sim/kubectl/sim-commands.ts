@@ -19,7 +19,7 @@ export function formatSimTime(ms: number): string {
 }
 
 /** Usage text of the sim commands. */
-export const SIM_USAGE = `sim commands:
+const SIM_USAGE = `sim commands:
   sim advance <duration>                          run simulated time forward (500ms, 30s, 5m, 1h2m)
   sim settle [<max>]                              run until only recurring timers remain (default 60s)
   sim node stop|start|partition|heal <node>       power a node off/on, cut it off from the control plane or heal the cut

@@ -5,7 +5,7 @@ import { kubeProxyAddon } from '../kube-proxy/kube-proxy.ts';
 import { SYN_TIMEOUT_MS, type ConnectRequest, type ConnectResult } from './data-path.ts';
 import { podNetworkStateOf, runNetJob } from './pod-network.ts';
 import { Timeline } from '../time-travel.ts';
-import { timelineCluster } from '../kubectl/figure-terminal.ts';
+import { timelineCluster } from '../figures/terminal.ts';
 
 const deployment = (replicas: number, port = 80) => ({
   apiVersion: 'apps/v1',

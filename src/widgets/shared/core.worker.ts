@@ -3,7 +3,7 @@
 // This is the only widget file that imports core values. A figure's definition is loaded when a
 // page first opens it (FIGURE_LOADERS), so the shared chunk is the core alone.
 import { createFigureServer, loadFigure, type FigureDef } from '../../sim/index.ts';
-import { createSessions } from '../../machines/figure-session.ts';
+import { createSessions } from './figure-session.ts';
 import type { SessionMessage } from '../../sim/figures/protocol.ts';
 
 const figures: Record<string, FigureDef> = {};

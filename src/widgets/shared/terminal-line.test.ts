@@ -3,7 +3,7 @@ import { History, LINE_MAX, STDIN_MAX, changesCluster, printable, tooLong, wants
 
 describe('the terminal line on the page', () => {
   it("keeps the page's limits and the worker's the same", async () => {
-    const { TERMINAL_LIMITS } = await import('../../sim/kubectl/index.ts');
+    const { TERMINAL_LIMITS } = await import('../../sim/figures/terminal.ts');
     expect(LINE_MAX).toBe(TERMINAL_LIMITS.maxLine);
     expect(STDIN_MAX).toBe(TERMINAL_LIMITS.maxStdin);
     expect(tooLong('x'.repeat(LINE_MAX + 1))).toMatch(/at most 4096/);

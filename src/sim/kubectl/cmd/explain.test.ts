@@ -1,13 +1,9 @@
 // kubectl explain: its chunk loads before a line that names it (the CLI's scripts, a figure's
-// terminal), its output is the real kubectl's (outputs below recorded from kubectl v1.37.2 by the
+// terminal: figures/terminal.test.ts), its output is the real kubectl's (outputs below recorded from kubectl v1.37.2 by the
 // oracle; oracle/scenarios/explain.sim compares many more), and a chunk that fails to load is said
 // in one line, never breaking the terminal.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCluster } from '../../cluster.ts';
-import { FIGURES } from '../../testing/figures.ts';
-import { clusterFigure } from '../../figures/cluster-figure.ts';
-import { compileFigure } from '../../figures/compile.ts';
-import { createFigureServer } from '../../figures/serve.ts';
 import { loadExplain, prepareLine, runKubectl } from '../kubectl.ts';
 
 const c = createCluster({ seed: 1, nodes: 3 });
@@ -137,16 +133,6 @@ describe('kubectl explain', () => {
     expect(kubectl('explain --help').stdout).toMatch(
       /^Describe fields and structure of various resources\.\n[\s\S]+\nUsage:\n {2}kubectl explain TYPE \[--recursive=FALSE\|TRUE\] /,
     );
-  });
-
-  it("runs in a figure's terminal (its chunk loaded in the line's turn) and changes nothing there", async () => {
-    const serve = createFigureServer(FIGURES, { pause: () => Promise.resolve() })('a');
-    const opened = await serve.open('cluster', compileFigure(clusterFigure).story);
-    const r = await serve.terminal('kubectl explain pc.preemptionPolicy');
-    expect(r.terminal).toMatchObject({ exitCode: 0, stderr: '' });
-    // explain reads no object: the story is where it was, at the same step and time.
-    expect([r.step, r.last, r.t]).toEqual([opened.step, opened.last, opened.t]);
-    expect(r.terminal.stdout).toMatch(/^GROUP: {6}scheduling\.k8s\.io\nKIND: {7}PriorityClass\n/);
   });
 });
 

@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../cluster.ts';
-import { runScript } from './index.ts';
-import { runOnFigure, TERMINAL_LIMITS } from './figure-terminal.ts';
+import { runScript } from '../kubectl/index.ts';
+import { runOnFigure, TERMINAL_LIMITS } from './terminal.ts';
 import { decodeMoment, installKubectlExtras, restoreMoment } from '../permalink.ts';
 import { FIGURES } from '../testing/figures.ts';
-import { clusterFigure } from '../figures/cluster-figure.ts';
-import { compileFigure } from '../figures/compile.ts';
-import { FigureHost } from '../figures/host.ts';
-import type { CompiledFigure } from '../figures/protocol.ts';
-import { createFigureServer } from '../figures/serve.ts';
+import { clusterFigure } from './cluster-figure.ts';
+import { compileFigure } from './compile.ts';
+import { FigureHost } from './host.ts';
+import type { CompiledFigure } from './protocol.ts';
+import { createFigureServer } from './serve.ts';
 import { runs } from '../../test/fc.ts';
 
 const compiled: CompiledFigure = compileFigure(clusterFigure);
@@ -259,3 +259,15 @@ function baseInputs(): number {
   return createCluster({ seed: clusterFigure.options.seed, nodes: clusterFigure.options.nodes }).world.state.inputs
     .length;
 }
+
+describe('kubectl explain in the terminal', () => {
+  it("runs in a figure's terminal (its chunk loaded in the line's turn) and changes nothing there", async () => {
+    const serve = createFigureServer(FIGURES, { pause: () => Promise.resolve() })('a');
+    const opened = await serve.open('cluster', compileFigure(clusterFigure).story);
+    const r = await serve.terminal('kubectl explain pc.preemptionPolicy');
+    expect(r.terminal).toMatchObject({ exitCode: 0, stderr: '' });
+    // explain reads no object: the story is where it was, at the same step and time.
+    expect([r.step, r.last, r.t]).toEqual([opened.step, opened.last, opened.t]);
+    expect(r.terminal.stdout).toMatch(/^GROUP: {6}scheduling\.k8s\.io\nKIND: {7}PriorityClass\n/);
+  });
+});

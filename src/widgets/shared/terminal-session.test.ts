@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compileFigure, createFigureServer, loadFigure } from '../sim/index.ts';
+import { compileFigure, createFigureServer, loadFigure } from '../../sim/index.ts';
 import { createSessions } from './figure-session.ts';
-import type { SessionUpdate } from '../sim/figures/protocol.ts';
+import type { SessionUpdate } from '../../sim/figures/protocol.ts';
 
 const def = await loadFigure('cluster');
 const compiled = compileFigure(def);
@@ -43,5 +43,17 @@ describe('the terminal through the figure machine', () => {
     expect(updates.at(-1)!.playing).toBe(false);
     await until(() => (updates.at(-1)?.terminal.length ?? 0) > 0);
     expect(updates.at(-1)!.terminal[0].stdout).toMatch(/^t=/);
+  });
+
+  it("keeps a line's output when the reader moves the figure before it is answered (each kind of request has its own region)", async () => {
+    const updates: SessionUpdate[] = [];
+    const handle = createSessions(createFigureServer({ cluster: def }), (u) => updates.push(u));
+    handle({ instance: 'm', type: 'open', figure: 'cluster', story: compiled.story, view: compiled.first });
+    await until(() => updates.at(-1)?.live === true);
+    handle({ instance: 'm', type: 'event', seq: 1, event: { type: 'TERMINAL', line: 'kubectl get nodes' } });
+    handle({ instance: 'm', type: 'event', seq: 2, event: { type: 'STEP' } });
+    await until(() => (updates.at(-1)?.terminal.length ?? 0) > 0);
+    expect(updates.at(-1)!.terminal[0]).toMatchObject({ line: 'kubectl get nodes', exitCode: 0 });
+    expect(updates.at(-1)!.error).toBeNull();
   });
 });

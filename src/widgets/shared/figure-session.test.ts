@@ -1,9 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { compileFigure, createFigureServer, loadFigure } from '../sim/index.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { compileFigure, createFigureServer, loadFigure } from '../../sim/index.ts';
+import { dwellMs } from '../../machines/figure-machine.ts';
 import { createSessions } from './figure-session.ts';
-import type { ReaderEvent, SessionUpdate } from '../sim/figures/protocol.ts';
+import type { ReaderEvent, SessionUpdate } from '../../sim/figures/protocol.ts';
 
 const compiled = compileFigure(await loadFigure('rollout'));
+const clusterDef = await loadFigure('cluster');
+const cluster = compileFigure(clusterDef);
 const open = {
   instance: 'fig-1',
   type: 'open' as const,
@@ -119,5 +122,40 @@ describe('posts per reader event (one reader event, one post)', () => {
     const tab = await posts({ type: 'COMPLETE', line: 'kubectl get dep' }, (u) => u.completion !== null);
     expect(tab).toHaveLength(2);
     expect(tab[1].completion).toMatchObject({ completed: 'kubectl get deployments ' });
+  });
+});
+
+describe('playback in a session', () => {
+  it("plays the cluster figure's whole story at the compressed speed, dwelling on every beat, and stops at rest", async () => {
+    vi.useFakeTimers();
+    try {
+      const updates: SessionUpdate[] = [];
+      const handle = createSessions(createFigureServer({ cluster: clusterDef }), (u) => updates.push(u));
+      handle({ instance: 'p', type: 'open', figure: 'cluster', story: cluster.story, view: cluster.first });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(updates.at(-1)!.live).toBe(true);
+      handle({ instance: 'p', type: 'event', seq: 1, event: { type: 'PLAY' } });
+      const beats = new Set<number>();
+      let ms = 0;
+      for (; ms < 600_000 && updates.at(-1)!.playing; ms += 100) {
+        await vi.advanceTimersByTimeAsync(100);
+        const v = updates.at(-1)!.view;
+        if (v.beat !== null) beats.add(v.step);
+      }
+      const last = updates.at(-1)!;
+      expect(last.playing).toBe(false);
+      expect(last.view.rest).toMatch(/^The cluster matches what you asked for/);
+      expect(last.view.step).toBe(cluster.story.end);
+      // Every beat of the story was on screen while playing, for at least the shortest dwell each.
+      expect([...beats]).toEqual(cluster.story.beats.map((b) => b.step));
+      expect(ms).toBeGreaterThanOrEqual(cluster.story.beats.length * dwellMs(''));
+      // At rest it stays: a further Play does not start, and nothing more is asked.
+      const n = updates.length;
+      handle({ instance: 'p', type: 'event', seq: 2, event: { type: 'PLAY' } });
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(updates.slice(n).every((u) => !u.playing && u.view.step === last.view.step)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,19 +1,20 @@
 // The figures' terminal in the worker: a line of kubectl or sim run on a figure's own cluster as
-// the reader's change. It lives in kubectl's lazy chunk (the worker loads it when a reader first
-// uses a terminal), so the figures' shared chunk carries none of it. Every change goes through the
+// the reader's change. The worker's second lazy entry (serve.ts imports it when a reader first uses
+// a terminal), which brings kubectl with it: one chunk, kubectl's, so the figures' shared chunk
+// carries none of it. The arrow runs figures -> kubectl only: kubectl knows no figure. Every change goes through the
 // figure's Timeline: a command's requests and faults are recorded inputs and its simulated time
 // recorded steps, so step back, replay and links hold.
 import { SETTLE_MAX_MS, type Cluster } from '../cluster.ts';
 import type { SimCluster } from '../cluster-types.ts';
-import type { FigureHost } from '../figures/host.ts';
-import type { TerminalCompletion, TerminalOutput } from '../figures/protocol.ts';
+import type { FigureHost } from './host.ts';
+import type { TerminalCompletion, TerminalOutput } from './protocol.ts';
 import type { Timeline } from '../time-travel.ts';
-import { complete, TERMINAL_HELP } from './complete.ts';
-import { runLine } from './script.ts';
-import { prepareLine } from './cmd/explain.ts';
-import { MAX_LINE_MS } from './sim-commands.ts';
-import { errorLine } from './plain-error.ts';
-import { tokenize } from './tokenize.ts';
+import { complete, TERMINAL_HELP } from '../kubectl/complete.ts';
+import { runLine } from '../kubectl/script.ts';
+import { prepareLine } from '../kubectl/cmd/explain.ts';
+import { MAX_LINE_MS } from '../kubectl/sim-commands.ts';
+import { errorLine } from '../kubectl/plain-error.ts';
+import { tokenize } from '../kubectl/tokenize.ts';
 import { parseDurationMs } from '../util/parse-duration.ts';
 
 /** The longest line a reader may run, the longest manifest on stdin (kubectl then applies its own 64 KiB limit), the most output the page is sent. */

@@ -3,16 +3,16 @@
 // between them, leaving the same world, recording and output as a run in a piece.
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../cluster.ts';
-import { runScript } from './index.ts';
-import { longRun, runOnFigure, runOnFigureInSlices, SLICE_MS } from './figure-terminal.ts';
-import { MAX_LINE_MS } from './sim-commands.ts';
+import { runScript } from '../kubectl/index.ts';
+import { longRun, runOnFigure, runOnFigureInSlices, SLICE_MS } from './terminal.ts';
+import { MAX_LINE_MS } from '../kubectl/sim-commands.ts';
 import { FIGURES } from '../testing/figures.ts';
-import { clusterFigure } from '../figures/cluster-figure.ts';
-import { compileFigure } from '../figures/compile.ts';
-import { FigureHost } from '../figures/host.ts';
-import { createFigureServer } from '../figures/serve.ts';
+import { clusterFigure } from './cluster-figure.ts';
+import { compileFigure } from './compile.ts';
+import { FigureHost } from './host.ts';
+import { createFigureServer } from './serve.ts';
 import { reply } from '../testing/figure-server.ts';
-import type { FigureView } from '../figures/protocol.ts';
+import type { FigureView } from './protocol.ts';
 
 const compiled = compileFigure(clusterFigure);
 const story = (): FigureHost => new FigureHost(clusterFigure, compiled.story);
