@@ -386,6 +386,14 @@ describe('check-deps', () => {
       expect(files.filter((f) => readFileSync(join(root, f), 'utf8').includes(outside))).toEqual([]);
     });
 
+    it('kubectl knows no figure: nothing in kubectl/ imports from figures/, types included (the arrow runs figures → kubectl)', () => {
+      const next = graph(false);
+      const back = [...next].filter(
+        ([f, to]) => f.startsWith('src/sim/kubectl/') && to.some((t) => t.startsWith('src/sim/figures/')),
+      );
+      expect(back.map(([f]) => f)).toEqual([]);
+    });
+
     it('the core has no value-level import cycle (the review of 2026-12-01, §1.3)', () => {
       const next = graph(true);
       expect([...next.keys()].filter((f) => onCycle(next, f))).toEqual([]);
