@@ -65,7 +65,9 @@ export function contradictions(v: FigureView): string[] {
     if (down && /\b(accepted|stores it|stored it|wrote)\b/.test(s))
       out.push(`says a write went through while ${f.controlPlane.apiserver ? 'etcd' : 'the API server'} is down: ${s}`);
     for (const c of clauses(s)) {
-      if (/\bnot ready\b/.test(c) && !/still marked ready/.test(c)) {
+      // An EndpointSlice's endpoint is "not ready" once its pod terminates, whatever the pod's own Ready
+      // condition still says (endpointslice's podToEndpoint): a clause about the slice is not about the pod.
+      if (/\bnot ready\b/.test(c) && !/still marked ready/.test(c) && !/\b(EndpointSlice|slice)\b/.test(c)) {
         for (const m of c.matchAll(GENERATED)) {
           const p = [...f.pods, ...f.pending].find((x) => x.name === m[0]);
           if (p?.ready) out.push(`says ${p.name} is not ready, but its Ready condition is True: ${s}`);
