@@ -188,6 +188,20 @@ describe('the hub figure: one component stopped at a time', () => {
     expect(slowMs).toBeGreaterThan(4 * 2000);
     expect(fastMs).toBeLessThan(slowMs / 2);
   });
+
+  it('a slow API server waits for a running control plane: with etcd or a hand-off stopped its scale would not go through, so the button says why', () => {
+    const why = (h: FigureHost) => h.view().demos.find((d) => d.id === 'slow')!;
+    for (const [part, reason] of [
+      ['etcd', /^etcd is stopped: kubectl's scale would be refused\.$/],
+      ['controller-manager', /^The controller manager is stopped: nothing would act on the scale\.$/],
+      ['scheduler', /^The scheduler is stopped: no new pod would be placed\.$/],
+    ] as const) {
+      const host = atEnd();
+      host.handle({ op: 'demo', demo: `stop-${part}` });
+      expect(why(host)).toMatchObject({ enabled: false, why: expect.stringMatching(reason) });
+    }
+    expect(why(atEnd())).toMatchObject({ enabled: true, why: null });
+  });
 });
 
 describe('the hub figure, fuzzed', () => {

@@ -292,14 +292,16 @@ function stopStart(part: ControlPlaneComponent): DemoDef<HubDetail> {
 const slow: DemoDef<HubDetail> = {
   id: 'slow',
   label: (f) => (f.controlPlane.latencyMs > 0 ? 'Fast API server' : 'Slow API server'),
-  unavailable: (f) =>
-    f.controlPlane.latencyMs > 0
-      ? null
-      : !f.controlPlane.apiserver
-        ? "The API server is stopped: kubectl's scale would be refused."
-        : web(f)
-          ? null
-          : 'Create the Deployment first.',
+  unavailable: (f) => {
+    const cp = f.controlPlane;
+    if (cp.latencyMs > 0) return null;
+    if (!cp.apiserver) return "The API server is stopped: kubectl's scale would be refused.";
+    if (!cp.etcd || cp.etcdFull) return `etcd is ${cp.etcd ? 'full' : 'stopped'}: kubectl's scale would be refused.`;
+    // The beat follows the scale through every hand-off: with one of them stopped, none of it would happen.
+    if (!cp.controllerManager) return 'The controller manager is stopped: nothing would act on the scale.';
+    if (!cp.scheduler) return 'The scheduler is stopped: no new pod would be placed.';
+    return web(f) ? null : 'Create the Deployment first.';
+  },
   start: (f): DemoStart<HubDetail> => {
     if (f.controlPlane.latencyMs > 0) {
       return {
@@ -321,7 +323,8 @@ const slow: DemoDef<HubDetail> = {
         {
           when: (g, m) => {
             const d = web(g);
-            return !!d && webPods(g).length === m.to && readyPods(g).length === m.to;
+            // The scale stored (a write refused meanwhile, or replaced by another, has no such ending).
+            return !!d && d.replicas === m.to && webPods(g).length === m.to && readyPods(g).length === m.to;
           },
           text: (g, m) =>
             `${m.to} of ${m.to} pods ready, ${seconds(g.t - Number(m.t0))} after kubectl was answered: every hand-off (Deployment controller, ReplicaSet controller, scheduler, kubelet) waited for its notification. Nothing failed, and everything looked stuck at once.`,
