@@ -4,7 +4,7 @@
 // core answers with. The machine coordinates: each request to the core is an invoked promise actor
 // (its logic provided by the session, which calls the figure server), whose answer the machine
 // raises as the matching event (LOADED, VIEW, LINK, COMPLETED) and whose refusal as FAILED.
-import { and, assign, fromPromise, not, raise, stateIn, type ErrorActorEvent } from 'xstate';
+import { and, assign, fromPromise, not, raise, stateIn, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import { setup } from './machine-setup.ts';
 import type { FigureRequest, FigureView, Speed, TerminalCompletion, TerminalOutput } from '../sim/index.ts';
 import type { FigureLink, ReaderEvent } from '../sim/figures/protocol.ts';
@@ -25,6 +25,8 @@ interface FigureContext {
   terminal: TerminalOutput[];
   /** Tab's latest answer. */
   completion: TerminalCompletion | null;
+  /** Terminal lines sent and not yet answered, the running one first. */
+  lines: TerminalLine[];
 }
 
 /** Terminal outputs the context keeps, so an update the page skipped loses none. */
@@ -111,6 +113,12 @@ const failed = raise<FigureContext, ErrorActorEvent, FigureEvent, undefined>(({ 
   error: e instanceof Error ? e.message : String(e),
 }));
 
+/** A terminal line's answer raises VIEW (the view it brings carries what the line printed). */
+const terminalView = raise<FigureContext, DoneActorEvent<FigureView>, FigureEvent, undefined>(({ event }) => ({
+  type: 'VIEW',
+  view: event.output,
+}));
+
 // A request's transition, from its region to the region's `asking`: taken while a request of the
 // kind still asks, it exits and re-enters `asking` (and only it: the region is the transition's
 // domain), so the later request replaces the earlier one.
@@ -152,6 +160,11 @@ export const figureMachine = setup({
           ? [...context.terminal, event.view.terminal].slice(-TERMINAL_KEEP)
           : context.terminal,
     }),
+    queueLine: assign({
+      lines: ({ event, context }) =>
+        event.type === 'TERMINAL' ? [...context.lines, { line: event.line, stdin: event.stdin }] : context.lines,
+    }),
+    dropLine: assign({ lines: ({ context }) => context.lines.slice(1) }),
     keepCompletion: assign({
       completion: ({ event, context }) => (event.type === 'COMPLETED' ? event.completion : context.completion),
     }),
@@ -186,6 +199,8 @@ export const figureMachine = setup({
     atRest: ({ context, event }) => viewOf(context, event).rest !== null,
     diverged: ({ context, event }) => viewOf(context, event).story.diverged,
     canBack: ({ context }) => context.view.step > 0,
+    /** Another terminal line waits behind the one just answered. */
+    moreLines: ({ context }) => context.lines.length > 1,
     validStep: ({ event, context }) =>
       event.type === 'SEEK' && Number.isInteger(event.step) && event.step >= 0 && event.step <= context.view.last,
   },
@@ -206,6 +221,7 @@ export const figureMachine = setup({
     notice: null,
     terminal: [],
     completion: null,
+    lines: [],
   }),
   states: {
     source: {
@@ -224,9 +240,10 @@ export const figureMachine = setup({
           },
         },
         // Each kind of request has a region of its own, so a move never cancels a terminal line, a
-        // link or Tab. A request of a kind already asking re-enters `asking` (see ask): the earlier one's
-        // answer is dropped, and the later one's says where the figure stands after both (the figure
-        // server answers in order; the page sends a terminal line only once the last one answered).
+        // link or Tab. A move, link or Tab asked while one of its kind still asks re-enters `asking`
+        // (see ask): the earlier one's answer is dropped, and the later one's says where the figure
+        // stands after both (the figure server answers in order). Terminal lines queue instead: each
+        // one's output is what the reader typed it for.
         live: {
           type: 'parallel',
           on: {
@@ -268,15 +285,23 @@ export const figureMachine = setup({
             // loading) and Tab are acknowledged at once, and their answers posted when they come.
             terminal: {
               initial: 'idle',
-              on: { TERMINAL: ask },
               states: {
-                idle: {},
+                idle: { on: { TERMINAL: { target: 'asking', actions: 'queueLine' } } },
+                // A line sent while another still runs waits its turn (the server runs lines in
+                // order), so each line's output reaches the terminal, not only the last one's.
                 asking: {
+                  on: { TERMINAL: { actions: 'queueLine' } },
                   invoke: {
                     src: 'terminal',
-                    input: ({ event }) => event as TerminalLine,
-                    onDone: { target: 'idle', actions: raise(({ event }) => ({ type: 'VIEW', view: event.output })) },
-                    onError: { target: 'idle', actions: failed },
+                    input: ({ context }) => context.lines[0],
+                    onDone: [
+                      { guard: 'moreLines', target: 'asking', reenter: true, actions: ['dropLine', terminalView] },
+                      { target: 'idle', actions: ['dropLine', terminalView] },
+                    ],
+                    onError: [
+                      { guard: 'moreLines', target: 'asking', reenter: true, actions: ['dropLine', failed] },
+                      { target: 'idle', actions: ['dropLine', failed] },
+                    ],
                   },
                 },
               },

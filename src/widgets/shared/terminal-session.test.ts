@@ -56,4 +56,21 @@ describe('the terminal through the figure machine', () => {
     expect(updates.at(-1)!.terminal[0]).toMatchObject({ line: 'kubectl get nodes', exitCode: 0 });
     expect(updates.at(-1)!.error).toBeNull();
   });
+
+  it('runs a line sent while another still runs after it, and keeps both outputs', async () => {
+    const updates: SessionUpdate[] = [];
+    const handle = createSessions(createFigureServer({ cluster: def }), (u) => updates.push(u));
+    handle({ instance: 'q', type: 'open', figure: 'cluster', story: compiled.story, view: compiled.first });
+    await until(() => updates.at(-1)?.live === true);
+    handle({ instance: 'q', type: 'event', seq: 1, event: { type: 'TERMINAL', line: 'kubectl get nodes' } });
+    handle({ instance: 'q', type: 'event', seq: 2, event: { type: 'TERMINAL', line: 'sim time' } });
+    await until(() => (updates.at(-1)?.terminal.length ?? 0) === 2);
+    const [first, second] = updates.at(-1)!.terminal;
+    expect(first).toMatchObject({ line: 'kubectl get nodes', exitCode: 0 });
+    expect(first.stdout).toMatch(/^NAME\s+STATUS/);
+    expect(second).toMatchObject({ line: 'sim time', exitCode: 0 });
+    expect(second.stdout).toMatch(/^t=/);
+    // Both ran in the world: get is a step of its own, sim time reads the clock and takes none.
+    expect(updates.at(-1)!.view.step).toBe(1);
+  });
 });
