@@ -345,9 +345,13 @@ describe('check-deps', () => {
 
   describe('the repository', () => {
     const root = join(import.meta.dirname, '..');
-    /** The core's non-test import graph: every static import, or only the value imports. */
+    const built = new Map<boolean, Map<string, string[]>>();
+    /** The core's non-test import graph: every static import, or only the value imports (each built once). */
     const graph = (values: boolean): Map<string, string[]> => {
+      const known = built.get(values);
+      if (known) return known;
       const next = new Map<string, string[]>();
+      built.set(values, next);
       for (const f of sourceFiles(root).filter((f) => f.startsWith('src/sim/') && !/\.test(-d)?\.ts$/.test(f)))
         next.set(
           f,

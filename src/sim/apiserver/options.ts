@@ -1,6 +1,7 @@
 // A fresh API server configuration (kube-apiserver's options, in miniature): the default admission
 // chain, the built-in identities, and the request checks a program set for every configuration.
-// Apart from config.ts, which is types only, so naming the default plugins closes no import cycle.
+// Apart from config.ts (types, and two readers of a configuration that import only types), so
+// naming the default plugins closes no import cycle.
 import { namespaceLifecycle } from './admission.ts';
 import { IDENTITIES } from './authn.ts';
 import type { ApiServerConfig, RequestChecks } from './config.ts';
