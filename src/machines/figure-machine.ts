@@ -4,7 +4,7 @@
 // core answers with. The machine coordinates: each request to the core is an invoked promise actor
 // (its logic provided by the session, which calls the figure server), whose answer the machine
 // raises as the matching event (LOADED, VIEW, LINK, COMPLETED) and whose refusal as FAILED.
-import { and, assign, fromPromise, not, raise, stateIn, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
+import { and, assign, fromPromise, not, raise, stateIn, type ErrorActorEvent } from 'xstate';
 import { setup } from './machine-setup.ts';
 import type { FigureRequest, FigureView, Speed, TerminalCompletion, TerminalOutput } from '../sim/index.ts';
 import type { FigureLink, ReaderEvent } from '../sim/figures/protocol.ts';
@@ -113,12 +113,6 @@ const failed = raise<FigureContext, ErrorActorEvent, FigureEvent, undefined>(({ 
   error: e instanceof Error ? e.message : String(e),
 }));
 
-/** A terminal line's answer raises VIEW (the view it brings carries what the line printed). */
-const terminalView = raise<FigureContext, DoneActorEvent<FigureView>, FigureEvent, undefined>(({ event }) => ({
-  type: 'VIEW',
-  view: event.output,
-}));
-
 // A request's transition, from its region to the region's `asking`: taken while a request of the
 // kind still asks, it exits and re-enters `asking` (and only it: the region is the transition's
 // domain), so the later request replaces the earlier one.
@@ -161,8 +155,8 @@ export const figureMachine = setup({
           : context.terminal,
     }),
     queueLine: assign({
-      lines: ({ event, context }) =>
-        event.type === 'TERMINAL' ? [...context.lines, { line: event.line, stdin: event.stdin }] : context.lines,
+      // The event itself: its line and stdin are what the terminal actor takes.
+      lines: ({ event, context }) => (event.type === 'TERMINAL' ? [...context.lines, event] : context.lines),
     }),
     dropLine: assign({ lines: ({ context }) => context.lines.slice(1) }),
     keepCompletion: assign({
@@ -199,8 +193,8 @@ export const figureMachine = setup({
     atRest: ({ context, event }) => viewOf(context, event).rest !== null,
     diverged: ({ context, event }) => viewOf(context, event).story.diverged,
     canBack: ({ context }) => context.view.step > 0,
-    /** Another terminal line waits behind the one just answered. */
-    moreLines: ({ context }) => context.lines.length > 1,
+    /** A terminal line waits to run. */
+    hasLines: ({ context }) => context.lines.length > 0,
     validStep: ({ event, context }) =>
       event.type === 'SEEK' && Number.isInteger(event.step) && event.step >= 0 && event.step <= context.view.last,
   },
@@ -283,25 +277,22 @@ export const figureMachine = setup({
             },
             // A terminal line (it may run for seconds, in slices), a link (its encoder may still be
             // loading) and Tab are acknowledged at once, and their answers posted when they come.
+            // A line sent while another still runs waits its turn (the server runs lines in order), so
+            // each line's output reaches the terminal, not only the last one's.
             terminal: {
               initial: 'idle',
+              on: { TERMINAL: { actions: 'queueLine' } },
               states: {
-                idle: { on: { TERMINAL: { target: 'asking', actions: 'queueLine' } } },
-                // A line sent while another still runs waits its turn (the server runs lines in
-                // order), so each line's output reaches the terminal, not only the last one's.
+                idle: { always: { guard: 'hasLines', target: 'asking' } },
                 asking: {
-                  on: { TERMINAL: { actions: 'queueLine' } },
                   invoke: {
                     src: 'terminal',
                     input: ({ context }) => context.lines[0],
-                    onDone: [
-                      { guard: 'moreLines', target: 'asking', reenter: true, actions: ['dropLine', terminalView] },
-                      { target: 'idle', actions: ['dropLine', terminalView] },
-                    ],
-                    onError: [
-                      { guard: 'moreLines', target: 'asking', reenter: true, actions: ['dropLine', failed] },
-                      { target: 'idle', actions: ['dropLine', failed] },
-                    ],
+                    onDone: {
+                      target: 'idle',
+                      actions: ['dropLine', raise(({ event }) => ({ type: 'VIEW', view: event.output }))],
+                    },
+                    onError: { target: 'idle', actions: ['dropLine', failed] },
                   },
                 },
               },
