@@ -158,7 +158,7 @@ async function expectPictureFits(w: Locator, when: string): Promise<void> {
     .evaluate((p) => [p.scrollHeight - p.clientHeight, p.scrollWidth - p.clientWidth]);
   expect(
     Math.max(...over),
-    `${when}: px of the picture beyond its box (height ${over[0]}, width ${over[1]})`,
+    `${when}: px of the picture beyond its box (height ${over[0]}, width ${over[1]}; its box's height is widgets.css's --picture)`,
   ).toBeLessThanOrEqual(1);
 }
 

@@ -1,6 +1,7 @@
 // How far each inline widget's picture overflows its box (the reader would scroll inside it), on the
 // built site: at 360×800 and 1280×900, for every [data-widget] on a chapter, the most its picture's
-// content exceeds the box's height and width (and the caption's box its height), at the opening, over presses of Next event, and after
+// content exceeds the box's height and width (and the caption's box its height; and the height its
+// picture's box would take to draw all of it, widgets.css's --picture), at the opening, over presses of Next event, and after
 // its action and more presses. For looking while fixing layouts (e2e/widgets.spec.ts guards it):
 // `node scripts/measure-widgets.mjs [page …]` prints one line a widget (px over; 0 when it fits).
 import { chromium } from '@playwright/test';
@@ -32,17 +33,25 @@ const server = await serveSite({ dir: 'dist', port: PORT, base: '' });
 const b = await resolveBrowser();
 const browser = await chromium.launch({ executablePath: b.executablePath, args: b.args });
 
-/** The picture's overflow now: [px over in height, px over in width, the widget's height, the caption's px over in height]. */
+/**
+ * The picture's overflow now: [px over in height, px over in width, the widget's height, the caption's
+ * px over in height, the height the picture's box would take to draw all it has (widgets.css's --picture)].
+ */
 const overflow = (w) =>
   w.evaluate((el) => {
     const p = el.querySelector('[data-testid="widget-picture"]');
     const c = el.querySelector('[data-testid="widget-caption"]');
-    return [
+    const over = [
       p.scrollHeight - p.clientHeight,
       p.scrollWidth - p.clientWidth,
       Math.round(el.getBoundingClientRect().height),
       c.scrollHeight - c.clientHeight,
     ];
+    // Its own height for a moment (CSSOM, which the CSP allows; restored before the next paint).
+    p.style.blockSize = 'max-content';
+    const natural = p.offsetHeight;
+    p.style.blockSize = '';
+    return [...over, natural];
   });
 
 /** Clicks `button` if enabled and waits for the widget's step to change; false when it could not. */
@@ -62,10 +71,10 @@ async function press(w, button) {
 
 /** The worst overflow of one widget over its opening, its steps, and its action's steps. */
 async function measure(w) {
-  const worst = [0, 0, 0, 0];
+  const worst = [0, 0, 0, 0, 0];
   const note = async () => {
     const o = await overflow(w);
-    for (let i = 0; i < 4; i++) worst[i] = Math.max(worst[i], o[i]);
+    for (let i = 0; i < worst.length; i++) worst[i] = Math.max(worst[i], o[i]);
   };
   await note();
   const next = w.locator('[data-action="next"]');
@@ -101,6 +110,8 @@ try {
   await browser.close();
   server.close();
 }
-console.log('widget                  360: over h, over w, tall, caption over h | 1280: the same | 320: the same');
+console.log(
+  'widget                  360: over h, over w, tall, caption over h, picture box | 1280: the same | 320: the same',
+);
 for (const r of rows.values())
   console.log(`${r.id.padEnd(24)}${String(r[360] ?? '').padEnd(24)}${String(r[1280] ?? '').padEnd(24)}${r[320] ?? ''}`);
