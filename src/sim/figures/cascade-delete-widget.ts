@@ -60,7 +60,7 @@ interface Meta {
 function chainOf(cluster: Cluster): ChainObject[] {
   const out: ChainObject[] = [];
   for (const [resource, kind] of KINDS) {
-    for (const o of storeList(cluster.world.state.store, resource, 'default') as unknown as Meta[]) {
+    for (const o of storeList(cluster.world.state.store, resource, 'default') as Meta[]) {
       const ref = o.metadata.ownerReferences?.find((r) => r.controller) ?? null;
       out.push({
         kind,

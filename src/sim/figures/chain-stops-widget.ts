@@ -4,6 +4,7 @@
 // Deployment, its ReplicaSet for the current template, the pod's node, IP, container state and Ready
 // condition, its endpoint in web's EndpointSlice) and from node-1's rules. The reader breaks one step:
 // a mistyped image tag stops the chain at the image pull, a stopped scheduler at step 5.
+import type { KObject } from '../api/request.ts';
 import type { Cluster } from '../cluster.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
@@ -76,7 +77,7 @@ function stored<T extends { metadata: Meta }>(cluster: Cluster, resource: string
   const bucket = cluster.world.state.store.objects[resource] ?? {};
   return Object.keys(bucket)
     .sort()
-    .map((k) => bucket[k] as unknown as T)
+    .map((k) => bucket[k] as KObject & T)
     .filter((o) => o.metadata.namespace === 'default');
 }
 

@@ -57,9 +57,7 @@ function kubeletAloneDetailOf(cluster: Cluster, frame: Frame): KubeletAloneDetai
   const c = work?.containers[0];
   const last = c?.attempts[c.attempts.length - 1];
   const running = last ? k?.runtime.containers[last]?.state : undefined;
-  const pod = view
-    ? (w.store.objects.pods?.[`/registry/pods/default/${view.name}`] as unknown as Pod | undefined)
-    : undefined;
+  const pod = view ? (w.store.objects.pods?.[`/registry/pods/default/${view.name}`] as Pod | undefined) : undefined;
   const cs = pod?.status?.containerStatuses?.[0];
   // The back-off as the kubelet holds it, asked with the kubelet's own waiting reason: the stored one is stale while the API server is down.
   const local = { ...cs, state: c?.waiting ? { waiting: { reason: c.waiting.reason } } : cs?.state } as ContainerStatus;

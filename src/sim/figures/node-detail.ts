@@ -3,7 +3,6 @@
 // toleration countdown as the taint-eviction controller scheduled it, and whether the pod's
 // container still runs on its machine (which the API server cannot know while a node is cut off).
 import type { Pod, Service } from 'kubernetes-types/core/v1';
-import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Cluster } from '../cluster.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import { nodeHealthOf } from '../node-lifecycle/node-health-view.ts';
@@ -133,7 +132,7 @@ export function serviceEndpointsOf(
 ): { clusterIP: string | null; endpoints: ServiceEndpoint[] } {
   const w = cluster.world.state;
   const svc = (storeList(w.store, 'services', 'default') as Service[]).find((s) => s.metadata?.name === service);
-  const slices = (storeList(w.store, 'endpointslices', 'default') as unknown as EndpointSlice[]).filter(
+  const slices = storeList(w.store, 'endpointslices', 'default').filter(
     (s) => s.metadata?.labels?.['kubernetes.io/service-name'] === service,
   );
   const endpoints: ServiceEndpoint[] = [];

@@ -39,6 +39,7 @@ export interface PendingDetail {
   nodes: NodeCpu[];
 }
 
+// A stored pod and node as this figure reads them: the API server gives every stored object a name, and a pod its spec.
 interface PodObj {
   metadata: { name: string; ownerReferences?: { name: string }[] };
   spec: { nodeName?: string; containers: { resources?: { requests?: { cpu?: string } } }[] };
@@ -58,10 +59,10 @@ const detailOf = (d: FigureDetail | null): PendingDetail | null =>
 /** report's pod and each node's CPU, read from the store as the scheduler's cache counts it (a pod counts until it is gone). */
 function pendingOf(cluster: Cluster): PendingDetail {
   const store = cluster.world.state.store;
-  const pods = storeList(store, 'pods', 'default') as unknown as PodObj[];
+  const pods = storeList(store, 'pods', 'default') as PodObj[];
   const cpuOf = (p: PodObj): number =>
     p.spec.containers.reduce((s, c) => s + quantityMilliValue(c.resources?.requests?.cpu ?? '0'), 0);
-  const nodes = (storeList(store, 'nodes') as unknown as NodeObj[])
+  const nodes = (storeList(store, 'nodes') as NodeObj[])
     .map((n): NodeCpu => {
       const allocatable = quantityMilliValue(n.status?.allocatable?.cpu ?? '0');
       const requested = pods

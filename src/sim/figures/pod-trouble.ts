@@ -51,7 +51,7 @@ function stored<T>(cluster: Cluster, resource: string, namespace: string): T[] {
   const bucket = cluster.world.state.store.objects[resource] ?? {};
   return Object.keys(bucket)
     .sort()
-    .map((k) => bucket[k] as unknown as T & { metadata?: { namespace?: string } })
+    .map((k) => bucket[k] as T & { metadata?: { namespace?: string } })
     .filter((o) => o.metadata?.namespace === namespace);
 }
 

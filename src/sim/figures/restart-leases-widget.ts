@@ -5,8 +5,6 @@
 // 15 s without a renewal, then takes it over. Meanwhile the node-lifecycle controller starts each
 // node's clock at its own start, the kubelets renew within seconds, and no node becomes Unknown.
 // Every name, time and count the picture shows is read from the store.
-import type { Lease } from 'kubernetes-types/coordination/v1';
-import type { Node } from 'kubernetes-types/core/v1';
 import { storeList } from '../view/stored.ts';
 import type { Cluster } from '../cluster.ts';
 import type { Frame } from '../view/types.ts';
@@ -42,7 +40,7 @@ export interface RestartDetail {
 /** The Leases and nodes, read from the store (as it was when the control plane stopped, while it is down). */
 function restartOf(cluster: Cluster, frame: Frame): RestartDetail {
   const store = cluster.world.state.store;
-  const leases = storeList(store, 'leases', 'kube-system') as unknown as Lease[];
+  const leases = storeList(store, 'leases', 'kube-system');
   const locks = LOCKS.map((name): LockRow => {
     const l = leases.find((x) => x.metadata?.name === name);
     return {
@@ -52,7 +50,7 @@ function restartOf(cluster: Cluster, frame: Frame): RestartDetail {
       transitions: l?.spec?.leaseTransitions ?? 0,
     };
   });
-  const nodes = (storeList(store, 'nodes') as unknown as Node[])
+  const nodes = storeList(store, 'nodes')
     .filter((n) => !n.metadata?.name?.startsWith('control-plane'))
     .map((n): NodeRow => ({
       name: n.metadata?.name ?? '',

@@ -2,8 +2,8 @@
 // the Service web, on a cluster whose nodes run kube-proxy (iptables mode), and what they read of it:
 // each endpoint of web's EndpointSlices with its three conditions, and node-1's nat rules for web
 // with the probability each KUBE-SVC rule matches with, as kube-proxy wrote them.
-import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Cluster } from '../cluster.ts';
+import { storeList } from '../view/stored.ts';
 import type { Frame } from '../view/types.ts';
 import { count, listOf } from '../view/words.ts';
 import type { DemoDef, FigureDetail, JsonValue } from './demo.ts';
@@ -52,11 +52,9 @@ export interface ServiceWebDetail {
 
 /** web's endpoints as its EndpointSlices (label kubernetes.io/service-name=web) list them, by address. */
 export function endpointRowsOf(cluster: Cluster): EndpointRow[] {
-  const bucket = cluster.world.state.store.objects.endpointslices ?? {};
   const rows: EndpointRow[] = [];
-  for (const key of Object.keys(bucket).sort()) {
-    const s = bucket[key] as unknown as EndpointSlice;
-    if (s.metadata?.namespace !== 'default' || s.metadata?.labels?.['kubernetes.io/service-name'] !== WEB) continue;
+  for (const s of storeList(cluster.world.state.store, 'endpointslices', 'default')) {
+    if (s.metadata?.labels?.['kubernetes.io/service-name'] !== WEB) continue;
     for (const e of s.endpoints ?? []) {
       // The API's conditions are pointers: an unset one reads as its documented default (ready, serving: true when unset).
       rows.push({
