@@ -7,7 +7,6 @@
 // while node-2 still runs its container. Pressed again, node-2 reconnects, and its kubelet finds
 // the pod gone and stops the container. Both sides are read from the world: the store for the API
 // server's objects, node-2's containerd (the kubelet's runtime state) for what the machine runs.
-import type { Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
 import { storeList } from '../view/stored.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
@@ -78,9 +77,7 @@ function machineOf(cluster: Cluster, inApi: Set<string>): MachineContainer[] {
 
 /** node-2's pods in the API server and on its machine, and web's pods running elsewhere. */
 function forceDeleteDetailOf(cluster: Cluster, frame: Frame): ForceDeleteDetail {
-  const pods = (storeList(cluster.world.state.store, 'pods', 'default') as Pod[]).filter(
-    (p) => p.spec?.nodeName === NODE,
-  );
+  const pods = storeList(cluster.world.state.store, 'pods', 'default').filter((p) => p.spec?.nodeName === NODE);
   const api = pods
     .map((p): ApiPod => {
       const name = p.metadata?.name ?? '';

@@ -4,7 +4,6 @@
 // tainted, the taint-eviction controller schedules each pod's deletion 300 s out, deletes both when the
 // time is up, and the ReplicaSet replaces them on node-1 and node-3. The countdowns are the
 // controller's own scheduled work (its TimedWorkers), read from its state, never computed here.
-import type { Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
 import { storeList } from '../view/stored.ts';
 import type { TaintEvictionControllerState } from '../node-lifecycle/taint-eviction-controller.ts';
@@ -64,7 +63,7 @@ function taintEvictionOf(cluster: Cluster): TaintEvictionControllerState | undef
 function countdownDetailOf(cluster: Cluster, frame: Frame): CountdownDetail {
   const w = cluster.world.state;
   const workers = taintEvictionOf(cluster)?.eviction.workers ?? {};
-  const pods = (storeList(w.store, 'pods', 'default') as Pod[]).filter((p) => p.spec?.nodeName === NODE);
+  const pods = storeList(w.store, 'pods', 'default').filter((p) => p.spec?.nodeName === NODE);
   const n = nodeOf(frame);
   return {
     node: NODE,
