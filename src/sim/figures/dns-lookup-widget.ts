@@ -7,7 +7,7 @@
 // moment: the core's own stub resolver, data path and CoreDNS answer, run on a copy of the pod
 // network's tables so that looking changes nothing.
 import type { Pod, Service } from 'kubernetes-types/core/v1';
-import { storeGet, storeList } from '../view/stored.ts';
+import { storeGet, type Stored } from '../view/stored.ts';
 import { storeKey } from '../api/resources.ts';
 import type { Cluster } from '../cluster.ts';
 import { KUBE_DNS_IP } from '../net/coredns.ts';
@@ -63,8 +63,9 @@ const get = <T>(store: Store, resource: string, name: string): T | undefined =>
 /** kube-dns's endpoints, from its EndpointSlices in the store. */
 function serversOf(store: Store): DnsServer[] {
   const out: DnsServer[] = [];
-  for (const s of storeList(store, 'endpointslices', 'kube-system')) {
-    if (s.metadata?.labels?.['kubernetes.io/service-name'] !== 'kube-dns') continue;
+  for (const s of Object.values(store.objects.endpointslices ?? {}) as Stored<'endpointslices'>[]) {
+    if (s.metadata?.namespace !== 'kube-system' || s.metadata?.labels?.['kubernetes.io/service-name'] !== 'kube-dns')
+      continue;
     for (const e of s.endpoints ?? [])
       out.push({ pod: e.targetRef?.name ?? '', ip: e.addresses[0] ?? '', ready: e.conditions?.ready !== false });
   }

@@ -4,8 +4,9 @@
 // tries (a GET of the pod, then a PATCH of its status) is refused, so the API server keeps the old
 // restartCount. The reader starts the control plane again, and the kubelet's status update lands.
 // The picture reads the kubelet's own state and request log beside the stored pod.
-import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
+import type { ContainerStatus } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
+import type { Stored } from '../view/stored.ts';
 import { appHealth } from '../app-health.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import type { Frame, PodView } from '../view/types.ts';
@@ -58,7 +59,9 @@ function kubeletAloneDetailOf(cluster: Cluster, frame: Frame): KubeletAloneDetai
   const c = work?.containers[0];
   const last = c?.attempts[c.attempts.length - 1];
   const running = last ? k?.runtime.containers[last]?.state : undefined;
-  const pod = view ? (w.store.objects.pods?.[`/registry/pods/default/${view.name}`] as Pod | undefined) : undefined;
+  const pod = view
+    ? (w.store.objects.pods?.[`/registry/pods/default/${view.name}`] as Stored<'pods'> | undefined)
+    : undefined;
   const cs = pod?.status?.containerStatuses?.[0];
   // The back-off as the kubelet holds it, asked with the kubelet's own waiting reason: the stored one is stale while the API server is down.
   const local = { ...cs, state: c?.waiting ? { waiting: { reason: c.waiting.reason } } : cs?.state } as ContainerStatus;

@@ -7,7 +7,7 @@
 // Every address the picture shows is read from the store; each connection is the one client would
 // make at that moment, run on a copy of the pod network's tables so that looking changes nothing.
 import type { Pod, Service } from 'kubernetes-types/core/v1';
-import { storeGet, storeList } from '../view/stored.ts';
+import { storeGet, type Stored } from '../view/stored.ts';
 import { storeKey } from '../api/resources.ts';
 import type { Cluster } from '../cluster.ts';
 import { connect } from '../net/data-path.ts';
@@ -56,11 +56,11 @@ type Store = Cluster['world']['state']['store'];
 const get = <T>(store: Store, resource: string, name: string): T | undefined =>
   storeGet(store, resource, storeKey(resource, 'default', name)) as T | undefined;
 
-/** web's endpoints, from its EndpointSlices in the store, in the slices' key order (one slice while web has under 100 endpoints). */
+/** web's endpoints, from its EndpointSlices in the store, in address order of the slices. */
 function endpointsOf(store: Store): AddressEndpoint[] {
   const out: AddressEndpoint[] = [];
-  for (const s of storeList(store, 'endpointslices', 'default')) {
-    if (s.metadata?.labels?.['kubernetes.io/service-name'] !== WEB) continue;
+  for (const s of Object.values(store.objects.endpointslices ?? {}) as Stored<'endpointslices'>[]) {
+    if (s.metadata?.namespace !== 'default' || s.metadata?.labels?.['kubernetes.io/service-name'] !== WEB) continue;
     for (const e of s.endpoints ?? [])
       out.push({
         pod: e.targetRef?.name ?? '',

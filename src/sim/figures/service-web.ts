@@ -3,7 +3,7 @@
 // each endpoint of web's EndpointSlices with its three conditions, and node-1's nat rules for web
 // with the probability each KUBE-SVC rule matches with, as kube-proxy wrote them.
 import type { Cluster } from '../cluster.ts';
-import { storeList } from '../view/stored.ts';
+import type { Stored } from '../view/stored.ts';
 import type { Frame } from '../view/types.ts';
 import { count, listOf } from '../view/words.ts';
 import type { DemoDef } from './demo.ts';
@@ -52,9 +52,11 @@ export type ServiceWebDetail = {
 
 /** web's endpoints as its EndpointSlices (label kubernetes.io/service-name=web) list them, by address. */
 export function endpointRowsOf(cluster: Cluster): EndpointRow[] {
+  const bucket = cluster.world.state.store.objects.endpointslices ?? {};
   const rows: EndpointRow[] = [];
-  for (const s of storeList(cluster.world.state.store, 'endpointslices', 'default')) {
-    if (s.metadata?.labels?.['kubernetes.io/service-name'] !== WEB) continue;
+  for (const key of Object.keys(bucket).sort()) {
+    const s = bucket[key] as Stored<'endpointslices'>;
+    if (s.metadata?.namespace !== 'default' || s.metadata?.labels?.['kubernetes.io/service-name'] !== WEB) continue;
     for (const e of s.endpoints ?? []) {
       // The API's conditions are pointers: an unset one reads as its documented default (ready, serving: true when unset).
       rows.push({
