@@ -53,8 +53,9 @@ export default defineConfig(
   },
   {
     // A figure's core returns its detail typed (FigureDef<D>) and reads stored objects through
-    // storeList's typed overload: a double cast would hide a detail or an object changing under it.
-    // (Its own entry, as a later no-restricted-syntax replaces the one above for these files.)
+    // storeList's typed overload (or view/stored.ts's Stored<R>): a double cast would hide a detail or
+    // an object changing under it. (Its own entry, as a later no-restricted-syntax replaces the one
+    // above for these files.)
     files: ['src/sim/figures/**/*.ts'],
     ignores: ['src/sim/**/*-cache.ts', 'src/sim/**/*.test.ts'],
     rules: {
@@ -63,7 +64,7 @@ export default defineConfig(
         ...moduleStateRules(),
         ...componentCastRules(),
         ...doubleCastRules(
-          'No `as unknown as` in a figure: type its detail (FigureDef<D>) and read the store with storeList.',
+          'No `as unknown as` in a figure: type its detail (FigureDef<D>) and read the store with storeList or Stored<R>.',
         ),
       ],
     },
