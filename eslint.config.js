@@ -52,6 +52,24 @@ export default defineConfig(
     rules: { 'no-restricted-syntax': ['error', ...moduleStateRules(), ...componentCastRules()] },
   },
   {
+    // A figure's core returns its detail typed (FigureDef<D>) and reads stored objects through
+    // storeList's typed overload (or view/stored.ts's Stored<R>): a double cast would hide a detail or
+    // an object changing under it. (Its own entry, as a later no-restricted-syntax replaces the one
+    // above for these files.)
+    files: ['src/sim/figures/**/*.ts'],
+    ignores: ['src/sim/**/*-cache.ts', 'src/sim/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...moduleStateRules(),
+        ...componentCastRules(),
+        ...doubleCastRules(
+          'No `as unknown as` in a figure: type its detail (FigureDef<D>) and read the store with storeList or Stored<R>.',
+        ),
+      ],
+    },
+  },
+  {
     // A widget reads its figure's view through the view's own type (FigureView<D>): a double cast
     // would hide the figure's detail changing under it.
     files: ['src/widgets/**/*.ts', 'src/widgets/**/*.svelte'],
@@ -59,15 +77,21 @@ export default defineConfig(
     rules: {
       'no-restricted-syntax': [
         'error',
-        {
-          selector:
-            "TSAsExpression[expression.type='TSAsExpression'][expression.typeAnnotation.type='TSUnknownKeyword']",
-          message: 'No `as unknown as` in a widget: read the view through its figure type (FigureView<D>).',
-        },
+        ...doubleCastRules('No `as unknown as` in a widget: read the view through its figure type (FigureView<D>).'),
       ],
     },
   },
 );
+
+/** no-restricted-syntax entries for a double cast through unknown (`x as unknown as T`), refused with `message`. */
+function doubleCastRules(message) {
+  return [
+    {
+      selector: "TSAsExpression[expression.type='TSAsExpression'][expression.typeAnnotation.type='TSUnknownKeyword']",
+      message,
+    },
+  ];
+}
 
 /** no-restricted-syntax entries for casting a component's context to Ctx<unknown> (client-go's helpers take a ClientCtx). */
 function componentCastRules() {

@@ -199,7 +199,7 @@ function deploymentBody(c: Extract<Cmd, { k: 'create' }>): Deployment {
 }
 
 const livePods = (c: Cluster) =>
-  (storeList(c.world.state.store, 'pods', 'default') as Pod[])
+  storeList(c.world.state.store, 'pods', 'default')
     .filter((p) => !p.metadata?.deletionTimestamp)
     .sort((a, b) => (a.metadata!.name! < b.metadata!.name! ? -1 : 1));
 
@@ -571,7 +571,7 @@ function checkedRun(steps: Step[], opts: { rollouts: boolean }): Cluster {
     // Kubernetes too. The guarantee checked is the one for a rollout started from a settled state.
     if (windows && (cmd.k === 'image' || cmd.k === 'undo') && !before) delete windows[dname(cmd.d)];
     else if (windows && (cmd.k === 'image' || cmd.k === 'undo')) {
-      const dep = (storeList(c.world.state.store, 'deployments', 'default') as Deployment[]).find(
+      const dep = storeList(c.world.state.store, 'deployments', 'default').find(
         (x) => x.metadata?.name === dname(cmd.d),
       );
       // (a Deployment being deleted — in the foreground, waiting for its pods — rolls nothing out)
@@ -602,7 +602,7 @@ function checkedRun(steps: Step[], opts: { rollouts: boolean }): Cluster {
  */
 function complete(c: Cluster, name: string): boolean {
   const store = c.world.state.store;
-  const dep = (storeList(store, 'deployments', 'default') as Deployment[]).find((x) => x.metadata?.name === name);
+  const dep = storeList(store, 'deployments', 'default').find((x) => x.metadata?.name === name);
   if (!dep) return false;
   const replicas = dep.spec?.replicas ?? 1;
   const st = dep.status ?? {};
@@ -613,7 +613,7 @@ function complete(c: Cluster, name: string): boolean {
     (st.availableReplicas ?? 0) !== replicas
   )
     return false;
-  const rss = (storeList(store, 'replicasets', 'default') as ReplicaSet[]).filter((rs) =>
+  const rss = storeList(store, 'replicasets', 'default').filter((rs) =>
     rs.metadata?.ownerReferences?.some((o) => o.name === name),
   );
   if (rss.reduce((n, rs) => n + (rs.spec?.replicas ?? 0), 0) !== replicas) return false;
@@ -640,7 +640,7 @@ function liftFaults(c: Cluster): void {
     c.node(n, 'start');
     runKubectl(c, `kubectl uncordon ${n}`);
     if (
-      (storeList(c.world.state.store, 'nodes') as Node[]).some(
+      storeList(c.world.state.store, 'nodes').some(
         (x) => x.metadata?.name === n && x.spec?.taints?.some((t) => t.key === OUT_OF_SERVICE),
       )
     ) {
@@ -654,11 +654,11 @@ function liftFaults(c: Cluster): void {
 }
 
 function converged(c: Cluster): string | undefined {
-  for (const n of storeList(c.world.state.store, 'nodes') as Node[]) {
+  for (const n of storeList(c.world.state.store, 'nodes')) {
     if (n.status?.conditions?.find((x) => x.type === 'Ready')?.status !== 'True')
       return `node ${n.metadata?.name} not Ready`;
   }
-  for (const dep of storeList(c.world.state.store, 'deployments', 'default') as Deployment[]) {
+  for (const dep of storeList(c.world.state.store, 'deployments', 'default')) {
     const name = dep.metadata!.name!;
     const image = dep.spec?.template?.spec?.containers?.[0]?.image;
     const pods = livePods(c).filter((p) => p.metadata?.labels?.app === name);

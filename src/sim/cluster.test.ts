@@ -1,8 +1,7 @@
 // The assembled cluster, end to end: the default and kubeadm worlds, the signature of every fault a
 // reader can cause (what keeps working, what stops, what happens when it comes back), replacement
 // pods, and the plain-data guarantees (snapshot/restore and replay give the same bytes).
-import type { Node, Pod } from 'kubernetes-types/core/v1';
-import type { Deployment } from 'kubernetes-types/apps/v1';
+import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, test } from 'vitest';
 import { appHealth } from './app-health.ts';
 import { KUBECTL_CONNECTION_REFUSED } from './api/status.ts';
@@ -24,11 +23,11 @@ function ok(c: Cluster, cmd: string): string {
   return r.stdout;
 }
 
-const allPods = (c: Cluster, ns = 'default') => storeList(c.world.state.store, 'pods', ns) as Pod[];
-const nodes = (c: Cluster) => storeList(c.world.state.store, 'nodes') as Node[];
+const allPods = (c: Cluster, ns = 'default') => storeList(c.world.state.store, 'pods', ns);
+const nodes = (c: Cluster) => storeList(c.world.state.store, 'nodes');
 const node = (c: Cluster, name: string) => nodes(c).find((n) => n.metadata?.name === name)!;
 const deployment = (c: Cluster, name: string) =>
-  (storeList(c.world.state.store, 'deployments', 'default') as Deployment[]).find((d) => d.metadata?.name === name)!;
+  storeList(c.world.state.store, 'deployments', 'default').find((d) => d.metadata?.name === name)!;
 const live = (c: Cluster, ns = 'default') => allPods(c, ns).filter((p) => !p.metadata?.deletionTimestamp);
 const isReady = (p: Pod) => !!p.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True');
 // What a figure reads of the cluster (the Frame): nodes' Ready status and taints, pods' readiness.

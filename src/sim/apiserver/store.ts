@@ -3,7 +3,7 @@
 import { newDict } from '../util/dict.ts';
 import { flattenStrings } from '../util/names.ts';
 import type { KObject } from '../api/request.ts';
-import { REGISTRY_PREFIX } from '../api/resources.ts';
+import { REGISTRY_PREFIX, type ResourceName, type ResourceTypes } from '../api/resources.ts';
 
 /** One change in the history, as etcd's watch reports it. */
 export interface StoreEvent {
@@ -50,8 +50,15 @@ export function storeGet(s: StoreState, resource: string, key: string): KObject 
   return s.objects[resource]?.[key];
 }
 
-/** All objects of a resource (optionally under a namespace), in key order. */
-export function storeList(s: StoreState, resource: string, namespace?: string): KObject[] {
+/** All objects of a resource (optionally under a namespace), in key order; a served resource's as its type (admitted as one). */
+export function storeList<R extends ResourceName>(s: StoreState, resource: R, namespace?: string): ResourceTypes[R][];
+/** All objects of a resource named at run time (optionally under a namespace), in key order. */
+export function storeList(s: StoreState, resource: string, namespace?: string): KObject[];
+export function storeList(
+  s: StoreState,
+  resource: string,
+  namespace?: string,
+): KObject[] | ResourceTypes[ResourceName][] {
   const bucket = s.objects[resource];
   if (!bucket) return [];
   const prefix = namespace ? `${REGISTRY_PREFIX[resource] ?? `/registry/${resource}`}/${namespace}/` : '';

@@ -1,4 +1,3 @@
-import type { Event as CoreEvent } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import {
   COMBINED_PREFIX,
@@ -22,7 +21,7 @@ describe('event recorder', () => {
     recordEvent(ctx, rec, p, 'Warning', 'FailedScheduling', '0/3 nodes are available: 3 Insufficient cpu.');
     w.advance(1500);
     recordEvent(ctx, rec, p, 'Warning', 'FailedScheduling', '0/3 nodes are available: 3 Insufficient cpu.');
-    const evs = storeList(w.state.store, 'events', 'default') as unknown as CoreEvent[];
+    const evs = storeList(w.state.store, 'events', 'default');
     expect(evs).toHaveLength(1);
     expect(evs[0]).toMatchObject({
       reason: 'FailedScheduling',
@@ -174,7 +173,7 @@ describe('event recorder', () => {
     for (let i = 0; i < 12; i++) recordEvent(ctx, rec, rs, 'Normal', 'SuccessfulCreate', `Created pod: web-abc-${i}`);
     // 9 Events of their own, then the aggregate: created by the 10th, patched (count, message) after.
     expect(log()).toEqual([...Array(10).fill('POST'), 'PATCH', 'PATCH']);
-    const evs = storeList(w.state.store, 'events', 'default') as unknown as CoreEvent[];
+    const evs = storeList(w.state.store, 'events', 'default');
     expect(evs).toHaveLength(10);
     const combined = evs.find((e) => e.message?.startsWith(COMBINED_PREFIX))!;
     expect(combined).toMatchObject({
@@ -185,11 +184,9 @@ describe('event recorder', () => {
     // Ten minutes later the similar events start over as Events of their own.
     w.advance(EVENT_AGGREGATE_INTERVAL_MS + 1000);
     recordEvent(ctx, rec, rs, 'Normal', 'SuccessfulCreate', 'Created pod: web-abc-99');
-    expect(
-      (storeList(w.state.store, 'events', 'default') as unknown as CoreEvent[]).some(
-        (e) => e.message === 'Created pod: web-abc-99',
-      ),
-    ).toBe(true);
+    expect(storeList(w.state.store, 'events', 'default').some((e) => e.message === 'Created pod: web-abc-99')).toBe(
+      true,
+    );
   });
 
   it('lets a source send 25 events about one object, then one per 5 minutes; a filtered repeat still counts (spam filter)', () => {
@@ -210,7 +207,7 @@ describe('event recorder', () => {
       );
     for (let i = 0; i < 30; i++) backOff();
     expect(requests()).toBe(EVENT_SPAM_BURST); // 1 POST and 24 PATCHes; the last 5 are dropped
-    const event = () => (storeList(w.state.store, 'events', 'default') as unknown as CoreEvent[])[0];
+    const event = () => storeList(w.state.store, 'events', 'default')[0];
     expect(event().count).toBe(25);
     w.advance(300_000); // one token back
     backOff();

@@ -1,5 +1,5 @@
-import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
-import type { Event as CoreEvent, Pod } from 'kubernetes-types/core/v1';
+import type { Deployment } from 'kubernetes-types/apps/v1';
+import type { Pod } from 'kubernetes-types/core/v1';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -106,15 +106,15 @@ function cluster(opts: { seed?: number; kubelet?: Partial<FakeKubeletParams> | f
 
 const dc = (w: World) => w.ctx<DeploymentControllerState>('deployment-controller').state;
 const getD = (w: World, name = 'web') =>
-  (storeList(w.state.store, 'deployments', 'default') as Deployment[]).find((d) => d.metadata?.name === name)!;
+  storeList(w.state.store, 'deployments', 'default').find((d) => d.metadata?.name === name)!;
 const rss = (w: World) =>
-  (storeList(w.state.store, 'replicasets', 'default') as ReplicaSet[]).sort(
+  storeList(w.state.store, 'replicasets', 'default').sort(
     (a, b) =>
       Number(a.metadata?.annotations?.['deployment.kubernetes.io/revision']) -
       Number(b.metadata?.annotations?.['deployment.kubernetes.io/revision']),
   );
-const pods = (w: World) => storeList(w.state.store, 'pods', 'default') as Pod[];
-const events = (w: World) => storeList(w.state.store, 'events', 'default') as unknown as CoreEvent[];
+const pods = (w: World) => storeList(w.state.store, 'pods', 'default');
+const events = (w: World) => storeList(w.state.store, 'events', 'default');
 const reqs = (w: World, component = 'deployment-controller') =>
   w.state.log.filter((r): r is RequestRecord => r.component === component && r.kind === 'request');
 const cond = (d: Deployment, type: string) => d.status?.conditions?.find((c) => c.type === type);

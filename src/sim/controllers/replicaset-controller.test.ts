@@ -1,5 +1,5 @@
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
-import type { Event as CoreEvent, Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { registerAdmissionPlugin } from '../apiserver/admission.ts';
@@ -70,10 +70,10 @@ function world(...objs: { resource: string; body: unknown; namespace?: string }[
 
 const mine = (w: World) =>
   w.state.log.filter((r): r is RequestRecord => r.component === 'replicaset-controller' && r.kind === 'request');
-const podsIn = (w: World, ns = 'default') => storeList(w.state.store, 'pods', ns) as Pod[];
+const podsIn = (w: World, ns = 'default') => storeList(w.state.store, 'pods', ns);
 const getRS = (w: World, name: string, ns = 'default') =>
-  (storeList(w.state.store, 'replicasets', ns) as ReplicaSet[]).find((o) => o.metadata?.name === name)!;
-const events = (w: World, ns = 'default') => storeList(w.state.store, 'events', ns) as unknown as CoreEvent[];
+  storeList(w.state.store, 'replicasets', ns).find((o) => o.metadata?.name === name)!;
+const events = (w: World, ns = 'default') => storeList(w.state.store, 'events', ns);
 
 function markReady(w: World, pod: Pod, node = 'node-1'): void {
   const ns = pod.metadata!.namespace!;

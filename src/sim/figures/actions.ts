@@ -343,15 +343,11 @@ function replaceReplicas(cluster: Cluster, a: ReplaceReplicasAction): void {
 function createDeployment(cluster: Cluster, a: CreateDeploymentAction): void {
   const ns = a.namespace ?? 'default';
   const body = deploymentFor(a.name, a.image, a.replicas, ns) as {
-    spec: { selector: { matchLabels: Record<string, string> } };
+    spec: { selector: { matchLabels: Record<string, string> }; template: { spec: { containers: object[] } } };
   };
   if (a.selectorApp !== undefined) body.spec.selector = { matchLabels: { app: a.selectorApp } };
   // The manifest's fields join the generator's fresh container (the API server decodes the body into objects of its own).
-  if (a.file)
-    Object.assign(
-      (body.spec as unknown as { template: { spec: { containers: object[] } } }).template.spec.containers[0],
-      a.file.container,
-    );
+  if (a.file) Object.assign(body.spec.template.spec.containers[0], a.file.container);
   const req: ApiRequest = { verb: 'create', resource: 'deployments', namespace: ns, body };
   if (a.as !== undefined) req.options = { impersonate: { user: a.as } };
   // A client the authenticator does not know is still an external client's recorded request.

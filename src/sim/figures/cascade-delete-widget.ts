@@ -11,7 +11,7 @@ import { storeList } from '../view/stored.ts';
 import type { Cluster } from '../cluster.ts';
 import type { Frame } from '../view/types.ts';
 import { count } from '../view/words.ts';
-import type { DemoDef, DemoMemo, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, FigureDef } from './demo.ts';
 import { setupDemo, WEB, webOf } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
 
@@ -26,26 +26,28 @@ const KINDS = [
 ] as const;
 
 /** One object of web's chain as the store holds it: its uid, its controller owner, whether it is being deleted. */
-export interface ChainObject {
+export type ChainObject = {
   kind: 'Deployment' | 'ReplicaSet' | 'Pod';
   name: string;
   uid: string;
   owner: { kind: string; name: string; uid: string } | null;
   deleting: boolean;
-}
+};
 
 /** One DELETE of an object of the chain: who sent it. */
-interface ChainDelete {
+type ChainDelete = {
   component: string;
   kind: string;
   name: string;
-}
+};
 
 /** What the picture draws: the chain's objects still stored, and the DELETEs since kubectl deleted web. */
-export interface OwnersDetail {
+export type OwnersDetail = {
   objects: ChainObject[];
   deletes: ChainDelete[];
-}
+};
+/** The figure's detail (FigureDef.detail): OwnersDetail under its key. */
+type Detail = { owners: OwnersDetail };
 
 interface Meta {
   metadata: {
@@ -60,7 +62,7 @@ interface Meta {
 function chainOf(cluster: Cluster): ChainObject[] {
   const out: ChainObject[] = [];
   for (const [resource, kind] of KINDS) {
-    for (const o of storeList(cluster.world.state.store, resource, 'default') as unknown as Meta[]) {
+    for (const o of storeList(cluster.world.state.store, resource, 'default') as Meta[]) {
       const ref = o.metadata.ownerReferences?.find((r) => r.controller) ?? null;
       out.push({
         kind,
@@ -97,10 +99,9 @@ function deletesOf(cluster: Cluster): ChainDelete[] {
   return out;
 }
 
-const detailOf = (d: FigureDetail | null): OwnersDetail | null =>
-  d?.owners ? (d.owners as unknown as OwnersDetail) : null;
-const objectsIn = (d: FigureDetail | null): ChainObject[] => detailOf(d)?.objects ?? [];
-const deletedBy = (d: FigureDetail | null, kind: string): string[] =>
+const detailOf = (d: Detail | null): OwnersDetail | null => (d?.owners ? d.owners : null);
+const objectsIn = (d: Detail | null): ChainObject[] => detailOf(d)?.objects ?? [];
+const deletedBy = (d: Detail | null, kind: string): string[] =>
   (detailOf(d)?.deletes ?? []).filter((x) => x.kind === kind).map((x) => x.component);
 
 /**
@@ -128,7 +129,7 @@ const since = (f: Frame, m: DemoMemo): string => {
 };
 
 /** kubectl deletes the Deployment web (cascade background) and the garbage collector deletes what it owned. */
-const deleteWeb: DemoDef = {
+const deleteWeb: DemoDef<Detail> = {
   id: 'delete-web',
   label: () => `Delete ${WEB}`,
   unavailable: (f) => (webOf(f) ? null : `The Deployment ${WEB} is deleted; Reset brings it back.`),
@@ -162,7 +163,7 @@ const deleteWeb: DemoDef = {
 };
 
 /** The `cascade-delete` widget: delete a Deployment and watch the garbage collector follow its ownerReferences down. */
-export const cascadeDeleteWidget: FigureDef = {
+export const cascadeDeleteWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'cascade-delete',
   title: 'Owners and the garbage collector',
@@ -175,7 +176,5 @@ export const cascadeDeleteWidget: FigureDef = {
     "kubectl's default cascade is shown; --cascade=foreground would keep the Deployment, marked for deletion, until the collector had deleted what it owns, and --cascade=orphan would leave the ReplicaSet and pods running without an owner.",
     "Events and the Deployment controller's own reaction to the deletion (nothing to do) are left out of the picture.",
   ],
-  detail: (cluster): FigureDetail => ({
-    owners: { objects: chainOf(cluster), deletes: deletesOf(cluster) } as unknown as JsonValue,
-  }),
+  detail: (cluster) => ({ owners: { objects: chainOf(cluster), deletes: deletesOf(cluster) } }),
 };

@@ -4,9 +4,10 @@
 // Deployment, its ReplicaSet for the current template, the pod's node, IP, container state and Ready
 // condition, its endpoint in web's EndpointSlice) and from node-1's rules. The reader breaks one step:
 // a mistyped image tag stops the chain at the image pull, a stopped scheduler at step 5.
+import type { KObject } from '../api/request.ts';
 import type { Cluster } from '../cluster.ts';
 import type { Frame, PodView } from '../view/types.ts';
-import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { figureActions } from './figure-actions.ts';
 import {
   endpointRowsOf,
@@ -27,19 +28,21 @@ export const BAD_IMAGE = 'nginx:1.288';
 const GOOD_IMAGE = 'nginx:1.28';
 
 /** One step of the chain (the picture names them): done or not, and what the store says for it (a node, an IP, a waiting reason). */
-interface ChainStep {
+type ChainStep = {
   done: boolean;
   value: string;
-}
+};
 
 /** What the picture draws: web's current ReplicaSet, the pod followed, the twelve steps in order, and the first one not done. */
-export interface ChainDetail {
+export type ChainDetail = {
   replicaSet: string | null;
   pod: string | null;
   steps: ChainStep[];
   /** The first step not done (1–12), or null when the pod serves traffic. */
   stop: number | null;
-}
+};
+/** The figure's detail (FigureDef.detail): ChainDetail under its key. */
+type Detail = { chain: ChainDetail };
 
 interface Meta {
   name: string;
@@ -76,7 +79,7 @@ function stored<T extends { metadata: Meta }>(cluster: Cluster, resource: string
   const bucket = cluster.world.state.store.objects[resource] ?? {};
   return Object.keys(bucket)
     .sort()
-    .map((k) => bucket[k] as unknown as T)
+    .map((k) => bucket[k] as KObject & T)
     .filter((o) => o.metadata.namespace === 'default');
 }
 
@@ -130,13 +133,12 @@ function chainOf(cluster: Cluster, rules: ServiceWebDetail['picks']): ChainDetai
 }
 
 /** The widget's detail: the chain, from the store and from node-1's rules for web. */
-function chainDetailOf(cluster: Cluster, frame: Frame): FigureDetail {
-  const rules = (serviceWebDetailOf(cluster, frame) as unknown as ServiceWebDetail).picks;
-  return { chain: chainOf(cluster, rules) as unknown as JsonValue };
+function chainDetailOf(cluster: Cluster, frame: Frame): Detail {
+  const rules = serviceWebDetailOf(cluster, frame).picks;
+  return { chain: chainOf(cluster, rules) };
 }
 
-const detailOf = (d: FigureDetail | null): ChainDetail | null =>
-  d?.chain ? (d.chain as unknown as ChainDetail) : null;
+const detailOf = (d: Detail | null): ChainDetail | null => (d?.chain ? d.chain : null);
 const seconds = (f: Frame, m: DemoMemo): number => Math.round((f.t - Number(m.at)) / 1000);
 const podNamed = (f: Frame, name: string): PodView | undefined => livePodsOf(f).find((p) => p.name === name);
 /** `kubectl get pods`' columns for a pod, as a phrase. */
@@ -158,9 +160,9 @@ const complete = (c: ChainDetail | null): boolean => !!c && c.stop === null;
 
 /** The networking widgets' setup (web with a readiness probe, and its Service), paused once web's pod is through all twelve steps. */
 const base = serviceSetupDemo(REPLICAS);
-const setup: DemoDef = {
+const setup: DemoDef<Detail> = {
   ...base,
-  start: (f): DemoStart => ({
+  start: (f): DemoStart<Detail> => ({
     ...base.start(f),
     memo: { at: f.t },
     beats: [
@@ -177,7 +179,7 @@ const setup: DemoDef = {
 };
 
 /** The break: the upgrade to nginx:1.28 with a mistyped tag (Reset undoes it). */
-const image: DemoDef = {
+const image: DemoDef<Detail> = {
   id: 'image',
   label: () => 'Typo the image tag',
   unavailable: (f) =>
@@ -188,7 +190,7 @@ const image: DemoDef = {
         : !f.controlPlane.scheduler
           ? 'Start the scheduler first: a new pod would stop at step 5.'
           : null,
-  start: (f): DemoStart => ({
+  start: (f): DemoStart<Detail> => ({
     actions: [
       { type: 'image-fault', image: BAD_IMAGE, state: 'missing' },
       { type: 'set-image', name: WEB, image: BAD_IMAGE },
@@ -220,7 +222,7 @@ const image: DemoDef = {
 };
 
 /** Stop the scheduler and delete web's pod (its replacement waits for a node), or start the scheduler again. */
-const scheduler: DemoDef = {
+const scheduler: DemoDef<Detail> = {
   id: 'scheduler',
   label: (f) => (f.controlPlane.scheduler ? 'Stop the scheduler' : 'Start the scheduler'),
   unavailable: (f) =>
@@ -231,7 +233,7 @@ const scheduler: DemoDef = {
         : f.controlPlane.scheduler && !livePodsOf(f).length
           ? `${WEB} has no pod to delete.`
           : null,
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     if (!f.controlPlane.scheduler) {
       return {
         actions: [{ type: 'control-plane', action: 'start', component: 'scheduler' }],
@@ -290,7 +292,7 @@ const scheduler: DemoDef = {
 };
 
 /** The `chain-stops` widget: the twelve steps from apply to traffic for web's pod, and where the chain stops when one step breaks. */
-export const chainStopsWidget: FigureDef = {
+export const chainStopsWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'chain-stops',
   title: 'Where the chain stops',

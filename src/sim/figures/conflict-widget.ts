@@ -14,7 +14,7 @@ import type { Cluster } from '../cluster.ts';
 import type { Frame } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';
 import type { ReplaceReplicasAction } from './actions.ts';
-import type { DemoDef, DemoMemo, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, FigureDef } from './demo.ts';
 import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
 
@@ -26,7 +26,7 @@ const WRITERS = ['alice', 'bob'] as const;
 const LOOK_BACK = 4_000;
 
 /** One write of web by a writer: what it sent and what the API server answered. */
-interface WriteAttempt {
+type WriteAttempt = {
   client: string;
   /** The resourceVersion the write carried: the one its client read. */
   sentVersion: string;
@@ -36,14 +36,16 @@ interface WriteAttempt {
   /** The store revision it was written at (null when refused). */
   revision: number | null;
   message: string | null;
-}
+};
 
 /** What the picture draws: web's spec.replicas and resourceVersion now, and the last race's writes. */
-export interface ConflictDetail {
+export type ConflictDetail = {
   replicas: number | null;
   resourceVersion: string | null;
   attempts: WriteAttempt[];
-}
+};
+/** The figure's detail (FigureDef.detail): ConflictDetail under its key. */
+type Detail = { race: ConflictDetail };
 
 const isWriter = (c: string): boolean => (WRITERS as readonly string[]).includes(c);
 
@@ -93,9 +95,8 @@ function conflictOf(cluster: Cluster): ConflictDetail {
   };
 }
 
-const detailOf = (d: FigureDetail | null): ConflictDetail | null =>
-  d?.race ? (d.race as unknown as ConflictDetail) : null;
-const attemptsIn = (d: FigureDetail | null): WriteAttempt[] => detailOf(d)?.attempts ?? [];
+const detailOf = (d: Detail | null): ConflictDetail | null => (d?.race ? d.race : null);
+const attemptsIn = (d: Detail | null): WriteAttempt[] => detailOf(d)?.attempts ?? [];
 /** The two write a replica more while web is at its opening size, and one fewer after. */
 const stepOf = (f: Frame): number => ((webOf(f)?.replicas ?? REPLICAS) > REPLICAS ? -1 : 1);
 const race = (add: number, clients: string[]): ReplaceReplicasAction => ({
@@ -119,7 +120,7 @@ function noted(m: DemoMemo, attempts: WriteAttempt[]): true {
 }
 
 /** alice and bob each read web, change spec.replicas by one and replace it: one wins, one is refused and retries. */
-const replace: DemoDef = {
+const replace: DemoDef<Detail> = {
   id: 'race',
   label: (f) => `Both ${stepOf(f) > 0 ? 'add' : 'remove'} a replica`,
   unavailable: (f) =>
@@ -177,7 +178,7 @@ function writers(): ClusterAddon {
 }
 
 /** The `conflict` widget: two writes from one resourceVersion; the second is refused with 409 Conflict and retried. */
-export const conflictWidget: FigureDef = {
+export const conflictWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'conflict',
   title: 'Two writers, one resourceVersion',
@@ -191,5 +192,5 @@ export const conflictWidget: FigureDef = {
     'alice and bob write the whole object back (kubectl replace); kubectl scale or a patch without a resourceVersion would not be checked, and the later one would simply win.',
     'bob retries by hand here; a controller does the same through client-go (RetryOnConflict, or requeueing its key), reading the newest copy first.',
   ],
-  detail: (cluster): FigureDetail => ({ race: conflictOf(cluster) as unknown as JsonValue }),
+  detail: (cluster) => ({ race: conflictOf(cluster) }),
 };

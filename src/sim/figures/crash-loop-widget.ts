@@ -8,7 +8,7 @@ import { appHealth } from '../app-health.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import { count } from '../view/words.ts';
 import type { FigureAction } from './actions.ts';
-import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { podTroublesOf, type PodTrouble } from './pod-trouble.ts';
 import { readyPodsOf, setupDemo, WEB, webOf, webPodsOf } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
@@ -21,16 +21,16 @@ const TARGET_NODE = 'node-1';
 const CRASH_LOG = 'nginx: [emerg] unknown directive "sever" in /etc/nginx/conf.d/default.conf:2';
 
 /** What the widget reads beside the Frame: web's pods as `kubectl describe` has them, and the crashing pod's container starts. */
-export interface CrashLoopDetail {
+export type CrashLoopDetail = {
   pods: PodTrouble[];
   /** The pod that has restarted (the first by name), or null while none has. */
   looping: string | null;
   /** The simulated ms of each StartContainer call for that pod's container, in order. */
   starts: number[];
-}
+};
 
 /** web's pods with their restarts and back-off, and the first restarted pod's container starts from the request log. */
-function crashLoopDetailOf(cluster: Cluster): FigureDetail {
+function crashLoopDetailOf(cluster: Cluster): CrashLoopDetail {
   const pods = podTroublesOf(cluster, WEB);
   const looping = pods.find((p) => p.restartCount > 0 && !p.terminating)?.name ?? null;
   const object = looping ? `pods/default/${looping}/` : null;
@@ -39,11 +39,10 @@ function crashLoopDetailOf(cluster: Cluster): FigureDetail {
         .filter((r) => r.kind === 'cri' && r.verb === 'StartContainer' && r.object?.startsWith(object))
         .map((r) => r.t)
     : [];
-  const d: CrashLoopDetail = { pods, looping, starts };
-  return d as unknown as { [key: string]: JsonValue };
+  return { pods, looping, starts };
 }
 
-const detailOf = (d: FigureDetail | null): CrashLoopDetail | null => (d ? (d as unknown as CrashLoopDetail) : null);
+const detailOf = (d: CrashLoopDetail | null): CrashLoopDetail | null => (d ? d : null);
 const troubleOf = (d: CrashLoopDetail | null, name: string): PodTrouble | undefined =>
   d?.pods.find((p) => p.name === name);
 const podOf = (f: Frame, m: DemoMemo): PodView | undefined =>
@@ -69,12 +68,12 @@ function gapsOf(d: CrashLoopDetail | null): string {
 }
 
 /** Crash a container, or, while one crash-loops, fix its configuration. */
-const crash: DemoDef = {
+const crash: DemoDef<CrashLoopDetail> = {
   id: 'crash',
   label: (f) => (crashing(f) ? 'Fix the configuration' : 'Crash a container'),
   unavailable: (f) =>
     !webOf(f) ? 'Create web first.' : crashing(f) || readyPodsOf(f).length ? null : 'No pod of web is running.',
-  start: (f): DemoStart => {
+  start: (f): DemoStart<CrashLoopDetail> => {
     const broken = crashing(f);
     if (broken) return fix(f, broken);
     const r = readyPodsOf(f);
@@ -109,7 +108,7 @@ const crash: DemoDef = {
 };
 
 /** The fix: the app runs from now on, but the kubelet starts it only once the wait it is in is over. */
-function fix(f: Frame, p: PodView): DemoStart {
+function fix(f: Frame, p: PodView): DemoStart<CrashLoopDetail> {
   return {
     actions: [app(p.name, 'healthy')],
     memo: { pod: p.name, at: f.t, restarts: p.restarts },
@@ -128,7 +127,7 @@ function fix(f: Frame, p: PodView): DemoStart {
 }
 
 /** The `crash-loop` widget: a container that exits after each start, its restarts and the kubelet's back-off. */
-export const crashLoopWidget: FigureDef = {
+export const crashLoopWidget: FigureDef<CrashLoopDetail> = {
   actions: figureActions,
   id: 'crash-loop',
   title: 'A container that keeps crashing',

@@ -7,8 +7,7 @@
 // moment: the core's own stub resolver, data path and CoreDNS answer, run on a copy of the pod
 // network's tables so that looking changes nothing.
 import type { Pod, Service } from 'kubernetes-types/core/v1';
-import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
-import { storeGet } from '../view/stored.ts';
+import { storeGet, type Stored } from '../view/stored.ts';
 import { storeKey } from '../api/resources.ts';
 import type { Cluster } from '../cluster.ts';
 import { KUBE_DNS_IP } from '../net/coredns.ts';
@@ -17,7 +16,7 @@ import { podResolvConf } from '../net/dns.ts';
 import { lookup } from '../net/exec.ts';
 import { podNetworkStateOf } from '../net/pod-network.ts';
 import type { Frame } from '../view/types.ts';
-import type { DemoDef, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, FigureDef } from './demo.ts';
 import { figureActions } from './figure-actions.ts';
 import { readyPodsOf, WEB, WEB_IMAGE, webOf } from './widget-web.ts';
 
@@ -31,14 +30,14 @@ const REPLICAS = 2;
 const PORT = 80;
 
 /** One CoreDNS pod as kube-dns's EndpointSlice lists it. */
-interface DnsServer {
+type DnsServer = {
   pod: string;
   ip: string;
   ready: boolean;
-}
+};
 
 /** What the picture draws: the client's nameserver, kube-dns's endpoints, web's ClusterIP in the store, and the lookup and connection the client would make now. */
-export interface DnsDetail {
+export type DnsDetail = {
   /** The client's node, or null before it runs. */
   node: string | null;
   /** The nameserver its resolv.conf names. */
@@ -53,7 +52,9 @@ export interface DnsDetail {
   answeredBy: string | null;
   /** The connection to the answer's address, port 80: the web pod that answered, or how it failed. */
   connect: { ok: boolean; pod: string | null; error: string | null } | null;
-}
+};
+/** The figure's detail (FigureDef.detail): DnsDetail under its key. */
+type Detail = { dns: DnsDetail };
 
 type Store = Cluster['world']['state']['store'];
 const get = <T>(store: Store, resource: string, name: string): T | undefined =>
@@ -62,7 +63,7 @@ const get = <T>(store: Store, resource: string, name: string): T | undefined =>
 /** kube-dns's endpoints, from its EndpointSlices in the store. */
 function serversOf(store: Store): DnsServer[] {
   const out: DnsServer[] = [];
-  for (const s of Object.values(store.objects.endpointslices ?? {}) as unknown as EndpointSlice[]) {
+  for (const s of Object.values(store.objects.endpointslices ?? {}) as Stored<'endpointslices'>[]) {
     if (s.metadata?.namespace !== 'kube-system' || s.metadata?.labels?.['kubernetes.io/service-name'] !== 'kube-dns')
       continue;
     for (const e of s.endpoints ?? [])
@@ -110,12 +111,12 @@ function dnsOf(cluster: Cluster): DnsDetail {
   return d;
 }
 
-const detailOf = (d: FigureDetail | null): DnsDetail | null => (d?.dns ? (d.dns as unknown as DnsDetail) : null);
+const detailOf = (d: Detail | null): DnsDetail | null => (d?.dns ? d.dns : null);
 /** The client runs and web's pods are Ready. */
 const clientRuns = (f: Frame): boolean => f.pods.some((p) => p.name === CLIENT && p.ready);
 
 /** web (2 replicas) and its Service, and the pod client: the story pauses once the client's lookup and connection work. */
-const setup: DemoDef = {
+const setup: DemoDef<Detail> = {
   id: 'setup',
   label: () => `Create ${WEB}, its Service and ${CLIENT}`,
   unavailable: (f) => (webOf(f) ? `The Deployment ${WEB} exists already.` : null),
@@ -152,7 +153,7 @@ const setup: DemoDef = {
 };
 
 /** kubectl delete service web, then kubectl expose again: the same name, a new ClusterIP. */
-const recreate: DemoDef = {
+const recreate: DemoDef<Detail> = {
   id: 'recreate',
   label: () => `Recreate the Service ${WEB}`,
   unavailable: (f) =>
@@ -196,7 +197,7 @@ const recreate: DemoDef = {
 };
 
 /** The `dns-lookup` widget: a name through resolv.conf, kube-dns and CoreDNS to a ClusterIP, and what the client sees when the Service is made again. */
-export const dnsLookupWidget: FigureDef = {
+export const dnsLookupWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'dns-lookup',
   title: 'A name becomes a ClusterIP',
@@ -211,5 +212,5 @@ export const dnsLookupWidget: FigureDef = {
     `Each step shows the lookup ${CLIENT} would make at that moment (one A query for the full name) and a connection to the answer; a real resolver would also ask for AAAA records.`,
     'CoreDNS answers from its own watch of Services; its cache plugin (30 s by default) is not modelled.',
   ],
-  detail: (cluster): FigureDetail => ({ dns: dnsOf(cluster) as unknown as JsonValue }),
+  detail: (cluster) => ({ dns: dnsOf(cluster) }),
 };

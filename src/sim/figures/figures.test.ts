@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it, vi } from 'vitest';
 import { getPodsToDelete } from '../controllers/replicaset-util.ts';
 import { rfc3339 } from '../util/names.ts';
@@ -99,7 +98,7 @@ describe("the cluster figure's demos", () => {
       if (expected || !v.beat?.includes('Now down to 2')) return;
       // Just before the ReplicaSet controller acts: rank the 5 pods as replica_set.go does.
       const w = host.cluster.world.state;
-      const pods = (storeList(w.store, 'pods', 'default') as Pod[]).filter((p) => !p.metadata?.deletionTimestamp);
+      const pods = storeList(w.store, 'pods', 'default').filter((p) => !p.metadata?.deletionTimestamp);
       expected = getPodsToDelete(pods, pods, 3, rfc3339(w.now))
         .map((p) => p.metadata!.name!)
         .sort();

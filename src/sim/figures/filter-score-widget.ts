@@ -10,7 +10,7 @@ import type { SchedulerState } from '../scheduler/scheduler.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import { listOf } from '../view/words.ts';
 import type { PodSpecOfFigure } from './actions.ts';
-import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { figureActions } from './figure-actions.ts';
 
 /** The Deployment whose pod is scheduled (the chapter's `api`). */
@@ -33,7 +33,7 @@ const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
 const RESOURCE_PLUGINS = ['NodeResourcesFit', 'NodeResourcesBalancedAllocation'];
 
 /** One node in the scheduler's last attempt for api's pod: its filter verdict, its scores, its total. */
-interface NodeArithmetic {
+type NodeArithmetic = {
   node: string;
   passed: boolean;
   /** The filter that rejected it, and why (null when it passed). */
@@ -43,25 +43,26 @@ interface NodeArithmetic {
   scores: { plugin: string; score: number; weight: number; weighted: number }[];
   others: number;
   total: number;
-}
+};
 
 /** What the picture draws: api's pod, its requests, and the scheduler's last attempt for it. */
-export interface FilterScoreDetail {
+export type FilterScoreDetail = {
   pod: string | null;
   cpu: string;
   memory: string;
   /** The node it was bound to by that attempt, or null while none fits. */
   chosen: string | null;
   nodes: NodeArithmetic[];
-}
+};
+/** The figure's detail (FigureDef.detail): FilterScoreDetail under its key. */
+type Detail = { arithmetic: FilterScoreDetail };
 
 const apiPodsOf = (f: Frame): PodView[] =>
   [...f.pending, ...f.pods].filter((p) => p.owner?.startsWith(`ReplicaSet/${API}-`) && !p.terminating);
 const terminatingApi = (f: Frame): boolean =>
   f.pods.some((p) => p.owner?.startsWith(`ReplicaSet/${API}-`) && p.terminating);
 const node3 = (f: Frame) => f.nodes.find((n) => n.name === CORDONED);
-const detailOf = (d: FigureDetail | null): FilterScoreDetail | null =>
-  d?.arithmetic ? (d.arithmetic as unknown as FilterScoreDetail) : null;
+const detailOf = (d: Detail | null): FilterScoreDetail | null => (d?.arithmetic ? d.arithmetic : null);
 
 /**
  * The scheduler's last attempt for api's live pod, as the picture shows it. Read from the
@@ -121,7 +122,7 @@ function said(m: DemoMemo, f: Frame, d: FilterScoreDetail | null): true {
 }
 
 /** The scene: the load pods, then api with one replica; the widget opens once api's pod is bound. */
-const setup: DemoDef = {
+const setup: DemoDef<Detail> = {
   id: 'setup',
   label: () => `Create ${API}`,
   unavailable: (f) => (apiPodsOf(f).length ? `The Deployment ${API} exists already.` : null),
@@ -152,11 +153,11 @@ const setup: DemoDef = {
 };
 
 /** Cordon node-3 (or uncordon it) and delete api's pod: its replacement is scheduled under the new rules. */
-const cordon: DemoDef = {
+const cordon: DemoDef<Detail> = {
   id: 'cordon',
   label: (f) => (node3(f)?.cordoned ? `Uncordon ${CORDONED}, reschedule` : `Cordon ${CORDONED}, reschedule`),
   unavailable: (f) => (apiPodsOf(f)[0]?.node ? null : `${API}'s pod is not bound yet.`),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     const on = !node3(f)?.cordoned;
     const old = apiPodsOf(f)[0].name;
     return {
@@ -190,7 +191,7 @@ const cordon: DemoDef = {
 };
 
 /** The `filter-score` widget: one pod filtered and scored on three nodes, with the arithmetic. */
-export const filterScoreWidget: FigureDef = {
+export const filterScoreWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'filter-score',
   title: 'One pod, filtered and scored',
@@ -214,5 +215,5 @@ export const filterScoreWidget: FigureDef = {
     'The other score plugins (TaintToleration, NodeAffinity, PodTopologySpread) score every node alike here; the picture adds them up in one column. InterPodAffinity and ImageLocality are not in the model.',
     "A deleted pod's requests count on its node until it is gone, as in the scheduler's cache; so the widget deletes api's pod only once an earlier one has gone.",
   ],
-  detail: (cluster, frame): FigureDetail => ({ arithmetic: filterScoreOf(cluster, frame) as unknown as JsonValue }),
+  detail: (cluster, frame) => ({ arithmetic: filterScoreOf(cluster, frame) }),
 };

@@ -7,13 +7,12 @@
 // while node-2 still runs its container. Pressed again, node-2 reconnects, and its kubelet finds
 // the pod gone and stops the container. Both sides are read from the world: the store for the API
 // server's objects, node-2's containerd (the kubelet's runtime state) for what the machine runs.
-import type { Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
 import { storeList } from '../view/stored.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import type { Frame, NodeView } from '../view/types.ts';
 import { agree, count, listOf } from '../view/words.ts';
-import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf, webPodsOf } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
 
@@ -23,7 +22,7 @@ const NODE = 'node-2';
 const REPLICAS = 6;
 
 /** One pod on node-2 as the API server stores it. */
-interface ApiPod {
+type ApiPod = {
   name: string;
   /** metadata.deletionTimestamp (null while it is not being deleted). */
   deletionTimestamp: string | null;
@@ -31,19 +30,19 @@ interface ApiPod {
   status: string;
   /** The reason of its DisruptionTarget condition (DeletionByTaintManager: the taint-eviction controller deleted it), or null. */
   disruption: string | null;
-}
+};
 
 /** One container on node-2's machine, as its containerd has it, and whether the API server still has its pod. */
-interface MachineContainer {
+type MachineContainer = {
   pod: string;
   container: string;
   state: 'running' | 'exited' | 'created' | 'unknown';
   /** The pod object exists in the API server. */
   inApi: boolean;
-}
+};
 
 /** What the picture draws: node-2's two sides, and web's pods elsewhere. */
-export interface ForceDeleteDetail {
+export type ForceDeleteDetail = {
   node: string;
   partitioned: boolean;
   ready: string;
@@ -53,7 +52,9 @@ export interface ForceDeleteDetail {
   machine: MachineContainer[];
   /** web's pods elsewhere, not being deleted: name and node. */
   running: { name: string; node: string }[];
-}
+};
+/** The figure's detail (FigureDef.detail): ForceDeleteDetail under its key. */
+type Detail = { force: ForceDeleteDetail };
 
 const STATES: Record<string, MachineContainer['state']> = {
   CONTAINER_RUNNING: 'running',
@@ -76,9 +77,7 @@ function machineOf(cluster: Cluster, inApi: Set<string>): MachineContainer[] {
 
 /** node-2's pods in the API server and on its machine, and web's pods running elsewhere. */
 function forceDeleteDetailOf(cluster: Cluster, frame: Frame): ForceDeleteDetail {
-  const pods = (storeList(cluster.world.state.store, 'pods', 'default') as Pod[]).filter(
-    (p) => p.spec?.nodeName === NODE,
-  );
+  const pods = storeList(cluster.world.state.store, 'pods', 'default').filter((p) => p.spec?.nodeName === NODE);
   const api = pods
     .map((p): ApiPod => {
       const name = p.metadata?.name ?? '';
@@ -106,8 +105,7 @@ function forceDeleteDetailOf(cluster: Cluster, frame: Frame): ForceDeleteDetail 
 }
 
 const nodeOf = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === NODE);
-const detailOf = (d: FigureDetail | null): ForceDeleteDetail | null =>
-  d?.force ? (d.force as unknown as ForceDeleteDetail) : null;
+const detailOf = (d: Detail | null): ForceDeleteDetail | null => (d?.force ? d.force : null);
 /** web's pods on node-2 that the API server has marked for deletion, in name order. */
 const terminatingThere = (f: Frame): string[] =>
   webPodsOf(f)
@@ -122,7 +120,7 @@ const names = (v: string | number | undefined): string[] => (v ? String(v).split
 const secondsSince = (f: Frame, m: DemoMemo): number => Math.round((f.t - Number(m.at)) / 1000);
 
 /** Cut node-2 off the network and wait: the grace period, the taints, the 300 s tolerations, the deletions and the replacements. */
-const cut: DemoDef = {
+const cut: DemoDef<Detail> = {
   id: 'cut',
   label: () => `Cut ${NODE} off the network`,
   unavailable: (f) =>
@@ -133,7 +131,7 @@ const cut: DemoDef = {
         : nodeOf(f)!.partitioned
           ? `${NODE} is cut off already.`
           : null,
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     const mine = livePodsOf(f)
       .filter((p) => p.node === NODE)
       .map((p) => p.name);
@@ -170,7 +168,7 @@ const cut: DemoDef = {
 };
 
 /** After a reconnect: node-2's kubelet stops the force-deleted pod's container, then finishes and confirms the other deletion. */
-function reconnectBeats(): DemoBeat[] {
+function reconnectBeats(): DemoBeat<Detail>[] {
   // The containers node-2 runs for pods the API server no longer has, read at the step of the reconnect (its first check).
   let orphans: string[] | null = null;
   let others: string[] = [];
@@ -198,7 +196,7 @@ function reconnectBeats(): DemoBeat[] {
 }
 
 /** Force-delete node-2's first Terminating pod; once one is gone, reconnect node-2: the widget's one action. */
-const force: DemoDef = {
+const force: DemoDef<Detail> = {
   id: 'force',
   label: (f) => {
     const t = terminatingThere(f);
@@ -210,7 +208,7 @@ const force: DemoDef = {
       : terminatingThere(f).length === 0
         ? `No pod on ${NODE} is Terminating yet.`
         : null,
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     const t = terminatingThere(f);
     if (t.length >= 2) {
       const pod = t[0];
@@ -240,7 +238,7 @@ const force: DemoDef = {
 };
 
 /** The `force-delete` widget: a Terminating pod force-deleted while its node, cut off, still runs it. */
-export const forceDeleteWidget: FigureDef = {
+export const forceDeleteWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'force-delete',
   title: 'Deleted from the API, still running',
@@ -253,5 +251,5 @@ export const forceDeleteWidget: FigureDef = {
     `Only web's containers on ${NODE}'s machine are drawn; the simulated container runtime is containerd as the kubelet sees it through the CRI.`,
     'Nothing is attached to the pods: a real StatefulSet pod with a volume would also need the volume detached before its replacement could use it.',
   ],
-  detail: (cluster, frame): FigureDetail => ({ force: forceDeleteDetailOf(cluster, frame) as unknown as JsonValue }),
+  detail: (cluster, frame) => ({ force: forceDeleteDetailOf(cluster, frame) }),
 };

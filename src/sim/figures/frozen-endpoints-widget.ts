@@ -8,7 +8,7 @@ import { kubeProxyAddon } from '../kube-proxy/kube-proxy.ts';
 import { kubeProxyStateOf } from '../kube-proxy/reader.ts';
 import type { Frame } from '../view/types.ts';
 import { count, listOf } from '../view/words.ts';
-import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { sliceEndpointsOf } from './pod-trouble.ts';
 import { trafficClientAddon, trafficClientStateOf } from './traffic-client.ts';
 import { readyPodsOf, WEB, WEB_IMAGE, webOf, webSettled } from './widget-web.ts';
@@ -24,16 +24,16 @@ const CLIENT_NODE = 'node-1';
 const OUTAGE_LOOK_MS = 20_000;
 
 /** One endpoint of web as the picture lists it: in the EndpointSlice stored in etcd, and in node-1's rules. */
-interface FrozenEndpoint {
+type FrozenEndpoint = {
   ip: string;
   pod: string;
   node: string;
   inSlice: boolean;
   inRules: boolean;
-}
+};
 
 /** What the picture draws beside the frame. */
-export interface FrozenDetail {
+export type FrozenDetail = {
   /** The whole control plane runs (API server, etcd, scheduler, controller-manager). */
   controlPlane: boolean;
   /** When node-1's kube-proxy last synced its rules (simulated ms), or null before the first sync. */
@@ -47,12 +47,13 @@ export interface FrozenDetail {
   failed: number;
   /** Its latest requests, oldest first: the pod that answered, or null when it failed. */
   latest: { t: number; pod: string | null; ok: boolean }[];
-}
+};
+/** The figure's detail (FigureDef.detail): FrozenDetail under its key. */
+type Detail = { frozen: FrozenDetail };
 
 const cpUp = (f: Frame): boolean =>
   f.controlPlane.apiserver && f.controlPlane.etcd && f.controlPlane.scheduler && f.controlPlane.controllerManager;
-const detailOf = (d: FigureDetail | null): FrozenDetail | null =>
-  d?.frozen ? (d.frozen as unknown as FrozenDetail) : null;
+const detailOf = (d: Detail | null): FrozenDetail | null => (d?.frozen ? d.frozen : null);
 const seconds = (f: Frame, m: DemoMemo): number => Math.round((f.t - Number(m.at)) / 1000);
 
 /** web's endpoints in etcd and in node-1's rules, and the client's counts. */
@@ -107,7 +108,7 @@ function hold(m: DemoMemo, d: FrozenDetail | null): true {
 }
 
 /** kubectl creates web and its Service; the widget opens once the client has been answered. */
-const setup: DemoDef = {
+const setup: DemoDef<Detail> = {
   id: 'setup',
   label: () => `Create ${WEB} and its Service`,
   unavailable: (f) => (webOf(f) ? `The Deployment ${WEB} exists already.` : null),
@@ -138,11 +139,11 @@ const setup: DemoDef = {
 };
 
 /** Stop the control plane, or start it again: the widget's one action. */
-const controlPlane: DemoDef = {
+const controlPlane: DemoDef<Detail> = {
   id: 'control-plane',
   label: (f) => (f.controlPlane.apiserver ? 'Stop the control plane' : 'Start the control plane'),
   unavailable: (f) => (webOf(f) ? null : `Create ${WEB} first.`),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     if (f.controlPlane.apiserver) {
       return {
         actions: [{ type: 'control-plane', action: 'stop' }],
@@ -177,7 +178,7 @@ const controlPlane: DemoDef = {
 };
 
 /** The `frozen-endpoints` widget: a client served by frozen rules while the control plane is down. */
-export const frozenEndpointsWidget: FigureDef = {
+export const frozenEndpointsWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'frozen-endpoints',
   title: 'Answered while the control plane is down',
@@ -194,5 +195,5 @@ export const frozenEndpointsWidget: FigureDef = {
     "kube-proxy runs in iptables mode; the rules themselves are printed by the networking chapter's figure and its terminal.",
     'The whole control plane stops at once; no pod changes during the outage, so the frozen rules are still right (the big figure below lets a node die meanwhile).',
   ],
-  detail: (cluster, frame): FigureDetail => ({ frozen: frozenDetailOf(cluster, frame) as unknown as JsonValue }),
+  detail: (cluster, frame) => ({ frozen: frozenDetailOf(cluster, frame) }),
 };

@@ -13,7 +13,7 @@ import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import { parseTime } from '../util/time.ts';
 import type { Frame, NodeView } from '../view/types.ts';
 import { agree, count, listOf } from '../view/words.ts';
-import type { DemoBeat, DemoDef, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoBeat, DemoDef, DemoStart, FigureDef } from './demo.ts';
 import { setupDemo } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
 
@@ -31,7 +31,7 @@ const STOP_AT_AGE_S = 35;
 const REPLICAS = 3;
 
 /** One node's two proofs of life, as the store and the request log have them. */
-export interface NodeHeartbeats {
+export type NodeHeartbeats = {
   node: string;
   /** The machine is on (its kubelet runs). */
   powered: boolean;
@@ -47,15 +47,17 @@ export interface NodeHeartbeats {
   heartbeatAgeS: number | null;
   /** Whole seconds until the kubelet sends its status even if nothing changed (null while it is down). */
   reportDueS: number | null;
-}
+};
 
 /** What the picture draws: every worker's heartbeats, and the two intervals. */
-export interface HeartbeatsDetail {
+export type HeartbeatsDetail = {
   t: number;
   renewEveryS: number;
   reportEveryS: number;
   nodes: NodeHeartbeats[];
-}
+};
+/** The figure's detail (FigureDef.detail): HeartbeatsDetail under its key. */
+type Detail = { heartbeats: HeartbeatsDetail };
 
 /** Seconds between the store's RFC 3339 time and now, whole (null when absent). */
 function ageOf(stamp: string | null | undefined, now: number): number | null {
@@ -112,8 +114,7 @@ function heartbeatsDetailOf(cluster: Cluster, frame: Frame): HeartbeatsDetail {
 }
 
 const nodeOf = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === NODE);
-const detailOf = (d: FigureDetail | null): HeartbeatsDetail | null =>
-  d?.heartbeats ? (d.heartbeats as unknown as HeartbeatsDetail) : null;
+const detailOf = (d: Detail | null): HeartbeatsDetail | null => (d?.heartbeats ? d.heartbeats : null);
 const one = (d: HeartbeatsDetail, node: string): NodeHeartbeats | undefined => d.nodes.find((n) => n.node === node);
 const seconds = (ms: number): number => Math.floor(ms / 1000);
 
@@ -124,7 +125,7 @@ const seconds = (ms: number): number => Math.floor(ms / 1000);
 function detailBeat(
   holds: (d: HeartbeatsDetail, f: Frame) => boolean,
   say: (d: HeartbeatsDetail, f: Frame) => string,
-): DemoBeat {
+): DemoBeat<Detail> {
   let seen: HeartbeatsDetail | null = null;
   return {
     when: (f, _m, detail) => {
@@ -140,11 +141,11 @@ const perNode = (d: HeartbeatsDetail, of: (n: NodeHeartbeats) => number): string
   listOf(d.nodes.map((n) => `${n.node} ${of(n)}`));
 
 /** The setup: web created and running, then the kubelets' rhythm until each has renewed its Lease a few times. */
-const setup: DemoDef = (() => {
+const setup: DemoDef<Detail> = (() => {
   const base = setupDemo(REPLICAS);
   return {
     ...base,
-    start: (f): DemoStart => {
+    start: (f): DemoStart<Detail> => {
       const s = base.start(f);
       return {
         ...s,
@@ -165,7 +166,7 @@ const setup: DemoDef = (() => {
 type Counts = Record<string, { renewals: number; statusUpdates: number }>;
 
 /** While node-2 is off: the others renew, node-2's Lease ages; the story stops before the grace period is up. */
-function stoppedBeats(others: string[]): DemoBeat[] {
+function stoppedBeats(others: string[]): DemoBeat<Detail>[] {
   const before: Counts = {};
   /** Fills `before` on the first check, at the step of the action; true, so it can open a condition. */
   const capture = (d: HeartbeatsDetail): boolean => {
@@ -204,11 +205,11 @@ function stoppedBeats(others: string[]): DemoBeat[] {
 }
 
 /** Power node-2 off, or on again: the widget's one action. */
-const kubelet: DemoDef = {
+const kubelet: DemoDef<Detail> = {
   id: 'kubelet',
   label: (f) => (nodeOf(f)?.powered === false ? `Power ${NODE} on` : `Power ${NODE} off`),
   unavailable: (f) => (nodeOf(f) ? null : `This cluster has no ${NODE}.`),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     if (nodeOf(f)?.powered === false) {
       return {
         actions: [{ type: 'node', node: NODE, action: 'start' }],
@@ -239,7 +240,7 @@ const kubelet: DemoDef = {
 };
 
 /** The `heartbeats` widget: many Lease renewals for each status update, and node-2's renewals stopping. */
-export const heartbeatsWidget: FigureDef = {
+export const heartbeatsWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'heartbeats',
   title: 'Two proofs of life',
@@ -252,7 +253,5 @@ export const heartbeatsWidget: FigureDef = {
     `Powering ${NODE} off stops its kubelet (the simulation has no way to stop the kubelet alone); for the Lease and the status it is the same: the writes stop.`,
     "Only the successful writes are counted: the kubelet's reads (the Node, the Lease when it has none in memory) are left out.",
   ],
-  detail: (cluster, frame): FigureDetail => ({
-    heartbeats: heartbeatsDetailOf(cluster, frame) as unknown as JsonValue,
-  }),
+  detail: (cluster, frame) => ({ heartbeats: heartbeatsDetailOf(cluster, frame) }),
 };

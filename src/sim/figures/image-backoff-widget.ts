@@ -6,7 +6,7 @@
 import type { Cluster } from '../cluster.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import { count } from '../view/words.ts';
-import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { podTroublesOf, type PodBackoff } from './pod-trouble.ts';
 import { readyPodsOf, setupDemo, WEB, WEB_IMAGE, webOf, webPodsOf } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
@@ -21,19 +21,19 @@ export const BAD_IMAGE = 'nginx:1.288';
 const SHOWN = 6;
 
 /** One PullImage call of containerd, as the timeline shows it. */
-interface PullRow {
+type PullRow = {
   t: number;
   node: string;
   image: string;
   ok: boolean;
-}
+};
 
 /** What the widget reads beside the Frame: the pulls of any image but the setup's, and the pod waiting on the bad one. */
-export interface ImageBackoffDetail {
+export type ImageBackoffDetail = {
   pulls: PullRow[];
   /** The pod of the bad tag, its STATUS, and the kubelet's pull back-off for it (null once it is gone). */
   stuck: { pod: string; status: string; backoff: PodBackoff | null } | null;
-}
+};
 
 /** The short image name from the reference containerd logs (`docker.io/library/nginx:1.288` → `nginx:1.288`). */
 const shortImage = (ref: string): string => ref.replace(/^docker\.io\/library\//, '');
@@ -51,19 +51,17 @@ function pullsOf(cluster: Cluster): PullRow[] {
 }
 
 /** The widget's detail: the pulls, and the pod stuck on the bad tag with the kubelet's back-off for it. */
-function imageBackoffDetailOf(cluster: Cluster): FigureDetail {
+function imageBackoffDetailOf(cluster: Cluster): ImageBackoffDetail {
   const stuck = podTroublesOf(cluster, WEB).find(
     (p) => !p.terminating && (p.reason === 'ErrImagePull' || p.reason === 'ImagePullBackOff'),
   );
-  const d: ImageBackoffDetail = {
+  return {
     pulls: pullsOf(cluster),
     stuck: stuck ? { pod: stuck.name, status: stuck.reason ?? '', backoff: stuck.backoff } : null,
   };
-  return d as unknown as { [key: string]: JsonValue };
 }
 
-const detailOf = (d: FigureDetail | null): ImageBackoffDetail | null =>
-  d ? (d as unknown as ImageBackoffDetail) : null;
+const detailOf = (d: ImageBackoffDetail | null): ImageBackoffDetail | null => (d ? d : null);
 const badPod = (f: Frame): PodView | undefined => webPodsOf(f).find((p) => p.image === BAD_IMAGE && !p.terminating);
 const seconds = (f: Frame, m: DemoMemo): number => Math.round((f.t - Number(m.at)) / 1000);
 /** The failed pulls of the bad tag so far, as seconds after the first. */
@@ -81,12 +79,12 @@ function holdPulls(m: DemoMemo, d: ImageBackoffDetail | null): true {
 }
 
 /** The break (the mistyped tag), or, once web has it, the fix (the tag meant). */
-const image: DemoDef = {
+const image: DemoDef<ImageBackoffDetail> = {
   id: 'image',
   label: (f) => (webOf(f)?.image === BAD_IMAGE ? `Fix the tag (${GOOD_IMAGE})` : `Upgrade to ${BAD_IMAGE}`),
   unavailable: (f) =>
     !webOf(f) ? 'Create web first.' : !f.controlPlane.apiserver ? 'The API server is stopped.' : null,
-  start: (f): DemoStart => {
+  start: (f): DemoStart<ImageBackoffDetail> => {
     if (webOf(f)!.image === BAD_IMAGE) return fix(f);
     return {
       actions: [
@@ -122,7 +120,7 @@ const image: DemoDef = {
 };
 
 /** The fix: the tag meant. A new ReplicaSet's pod has no back-off of its own, so it pulls at once. */
-function fix(f: Frame): DemoStart {
+function fix(f: Frame): DemoStart<ImageBackoffDetail> {
   const stuck = badPod(f);
   return {
     actions: [{ type: 'set-image', name: WEB, image: GOOD_IMAGE }],
@@ -143,7 +141,7 @@ function fix(f: Frame): DemoStart {
 }
 
 /** The `image-backoff` widget: a tag that does not exist, the kubelet's pull back-off, and the fix. */
-export const imageBackoffWidget: FigureDef = {
+export const imageBackoffWidget: FigureDef<ImageBackoffDetail> = {
   actions: figureActions,
   id: 'image-backoff',
   title: 'An image that does not exist',

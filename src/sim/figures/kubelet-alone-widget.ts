@@ -4,13 +4,14 @@
 // tries (a GET of the pod, then a PATCH of its status) is refused, so the API server keeps the old
 // restartCount. The reader starts the control plane again, and the kubelet's status update lands.
 // The picture reads the kubelet's own state and request log beside the stored pod.
-import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
+import type { ContainerStatus } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
+import type { Stored } from '../view/stored.ts';
 import { appHealth } from '../app-health.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import type { Frame, PodView } from '../view/types.ts';
 import { count } from '../view/words.ts';
-import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { backoffOf } from './pod-trouble.ts';
 import { setupDemo, WEB, webOf, webPodsOf } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
@@ -23,7 +24,7 @@ const NODE = 'node-1';
 const CRASH_LOG = 'nginx: [emerg] unknown directive "sever" in /etc/nginx/conf.d/default.conf:2';
 
 /** The pod on node-1 as its kubelet knows it, as the API server stores it, and the kubelet's status writes. */
-export interface KubeletAloneDetail {
+export type KubeletAloneDetail = {
   controlPlane: boolean;
   pod: string | null;
   /** The kubelet's own count: its container attempts on containerd, less the first. */
@@ -39,10 +40,11 @@ export interface KubeletAloneDetail {
   refused: number;
   /** Its last status write that landed: when, and at which store revision. */
   landed: { t: number; revision: number } | null;
-}
+};
+/** The figure's detail (FigureDef.detail): KubeletAloneDetail under its key. */
+type Detail = { alone: KubeletAloneDetail };
 
-const detailOf = (d: FigureDetail | null): KubeletAloneDetail | null =>
-  d?.alone ? (d.alone as unknown as KubeletAloneDetail) : null;
+const detailOf = (d: Detail | null): KubeletAloneDetail | null => (d?.alone ? d.alone : null);
 /** web's pod on node-1 (the one the widget crashes), not being deleted. */
 const podOn = (f: Frame): PodView | undefined => webPodsOf(f).find((p) => p.node === NODE && !p.terminating);
 const cpUp = (f: Frame): boolean => f.controlPlane.apiserver && f.controlPlane.etcd;
@@ -58,7 +60,7 @@ function kubeletAloneDetailOf(cluster: Cluster, frame: Frame): KubeletAloneDetai
   const last = c?.attempts[c.attempts.length - 1];
   const running = last ? k?.runtime.containers[last]?.state : undefined;
   const pod = view
-    ? (w.store.objects.pods?.[`/registry/pods/default/${view.name}`] as unknown as Pod | undefined)
+    ? (w.store.objects.pods?.[`/registry/pods/default/${view.name}`] as Stored<'pods'> | undefined)
     : undefined;
   const cs = pod?.status?.containerStatuses?.[0];
   // The back-off as the kubelet holds it, asked with the kubelet's own waiting reason: the stored one is stale while the API server is down.
@@ -109,11 +111,11 @@ function hold(m: DemoMemo, d: KubeletAloneDetail): true {
 }
 
 /** Stop the control plane, or start it again: the widget's action. */
-const controlPlane: DemoDef = {
+const controlPlane: DemoDef<Detail> = {
   id: 'control-plane',
   label: (f) => (f.controlPlane.apiserver ? 'Stop the control plane' : 'Start the control plane'),
   unavailable: (f) => (webOf(f) ? null : `Create ${WEB} first.`),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     if (f.controlPlane.apiserver) {
       return {
         actions: [{ type: 'control-plane', action: 'stop' }],
@@ -141,11 +143,11 @@ const controlPlane: DemoDef = {
 };
 
 /** Crash the container of web's pod on node-1 (twice: one restart at once, one after the back-off), then let it run. */
-const crash: DemoDef = {
+const crash: DemoDef<Detail> = {
   id: 'crash',
   label: () => `Crash ${NODE}'s nginx`,
   unavailable: (f) => (!podOn(f) ? `No pod of ${WEB} runs on ${NODE}.` : null),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     const p = podOn(f)!;
     return {
       actions: [{ type: 'app', pod: p.name, behaviour: 'crashes', health: appHealth('crashes', CRASH_LOG) }],
@@ -184,7 +186,7 @@ const crash: DemoDef = {
 };
 
 /** The `kubelet-alone` widget: a container restarted by its kubelet while nobody can hear about it. */
-export const kubeletAloneWidget: FigureDef = {
+export const kubeletAloneWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'kubelet-alone',
   title: 'The kubelet works alone',
@@ -197,5 +199,5 @@ export const kubeletAloneWidget: FigureDef = {
     "The crash is made by `sim app`, which makes the pod's simulated nginx exit a second after each start; the typo is fixed once the kubelet has restarted it twice, so its third start stays up.",
     'The whole control plane stops at once; the kubelet keeps retrying its status syncs, its Lease and its node status, and none of them lands until the API server is back.',
   ],
-  detail: (cluster, frame): FigureDetail => ({ alone: kubeletAloneDetailOf(cluster, frame) as unknown as JsonValue }),
+  detail: (cluster, frame) => ({ alone: kubeletAloneDetailOf(cluster, frame) }),
 };

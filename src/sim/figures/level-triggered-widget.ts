@@ -8,7 +8,7 @@ import type { Cluster } from '../cluster.ts';
 import { KUBE_CONTROLLER_MANAGER } from '../cluster.ts';
 import type { Frame } from '../view/types.ts';
 import { agree, count, listOf } from '../view/words.ts';
-import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
 import { setOf } from '../util/table.ts';
@@ -22,22 +22,24 @@ const WEB_PODS = `pods/default/${WEB}-`;
 const podName = (object: string): string => object.slice(object.lastIndexOf('/') + 1);
 
 /** One write to a pod of web that no watch of kube-controller-manager delivered. */
-interface MissedWrite {
+type MissedWrite = {
   component: string;
   verb: string;
   pod: string;
   revision: number;
-}
+};
 
 /** What the picture draws: the controller-manager, the writes it missed, its relist and its first sync after it. */
-export interface LevelDetail {
+export type LevelDetail = {
   controllerManager: boolean;
   missed: MissedWrite[];
   /** Its pod watch's initial list after its latest start: web's pods ADDED, and the BOOKMARK's revision. */
   relist: { t: number; pods: string[]; bookmark: number } | null;
   /** The ReplicaSet controller's first pod creations after that relist, all at one instant: one sync. */
   sync: { t: number; created: string[]; active: number } | null;
-}
+};
+/** The figure's detail (FigureDef.detail): LevelDetail under its key. */
+type Detail = { level: LevelDetail };
 
 /** Reads the request log for the controller-manager's missed writes, its relist and the sync that follows it. */
 function levelDetailOf(cluster: Cluster, frame: Frame): LevelDetail {
@@ -102,8 +104,7 @@ function levelDetailOf(cluster: Cluster, frame: Frame): LevelDetail {
   return { controllerManager: up, missed, relist, sync };
 }
 
-const detailOf = (d: FigureDetail | null): LevelDetail | null =>
-  d?.level ? (d.level as unknown as LevelDetail) : null;
+const detailOf = (d: Detail | null): LevelDetail | null => (d?.level ? d.level : null);
 /** Keeps what the detail says in the memo for the beat's text (which sees the frame and memo only). Returns true. */
 function hold(m: DemoMemo, d: LevelDetail): true {
   const revs = d.missed.map((x) => x.revision);
@@ -121,12 +122,12 @@ function hold(m: DemoMemo, d: LevelDetail): true {
 const names = (s: string | number): string[] => (String(s) ? String(s).split(',') : []);
 
 /** Stop kube-controller-manager, or start it again: the widget's action. */
-const controllerManager: DemoDef = {
+const controllerManager: DemoDef<Detail> = {
   id: 'controller-manager',
   label: (f) => (f.controlPlane.controllerManager ? 'Stop the controller-manager' : 'Start the controller-manager'),
   unavailable: (f) =>
     !webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The API server is stopped.',
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     if (f.controlPlane.controllerManager) {
       return {
         actions: [{ type: 'control-plane', action: 'stop', component: 'controller-manager' }],
@@ -170,11 +171,11 @@ const controllerManager: DemoDef = {
 };
 
 /** Delete two of web's pods (kubectl delete pod, twice), and wait until both are gone. */
-const deleteTwo: DemoDef = {
+const deleteTwo: DemoDef<Detail> = {
   id: 'delete-pods',
   label: () => `Delete ${DELETED} pods`,
   unavailable: (f) => (readyPodsOf(f).length < DELETED ? `Fewer than ${DELETED} pods of ${WEB} are running.` : null),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     const victims = readyPodsOf(f)
       .slice(0, DELETED)
       .map((p) => p.name);
@@ -196,7 +197,7 @@ const deleteTwo: DemoDef = {
 };
 
 /** The `level-triggered` widget: changes made while the controller-manager was down, fixed by one sync on the state it finds. */
-export const levelTriggeredWidget: FigureDef = {
+export const levelTriggeredWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'level-triggered',
   title: 'State, not events',
@@ -210,5 +211,5 @@ export const levelTriggeredWidget: FigureDef = {
     'A restarted controller-manager waits for its old leader-election Lease to expire before it leads and starts its controllers; that is the wait before its watches open.',
     'Its watches ask for a streaming list (sendInitialEvents): the objects that exist arrive as ADDED events, and a BOOKMARK marks the end of the list.',
   ],
-  detail: (cluster, frame): FigureDetail => ({ level: levelDetailOf(cluster, frame) as unknown as JsonValue }),
+  detail: (cluster, frame) => ({ level: levelDetailOf(cluster, frame) }),
 };

@@ -7,7 +7,7 @@
 import type { Cluster } from '../cluster.ts';
 import type { Frame } from '../view/types.ts';
 import { count } from '../view/words.ts';
-import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { figureActions } from './figure-actions.ts';
 import { revisionOf, webReplicaSets } from './web-replicasets.ts';
 import { livePodsOf, readyPodsOf, setupDemo, WEB, WEB_IMAGE, webOf, webSettled } from './widget-web.ts';
@@ -19,21 +19,23 @@ const NEXT_IMAGE = 'nginx:1.28';
 const HASH = 'pod-template-hash';
 
 /** One of web's ReplicaSets as stored: its hash label, its revision annotation, its spec.replicas and its ready pods. */
-interface StoredReplicaSet {
+type StoredReplicaSet = {
   name: string;
   hash: string;
   image: string;
   revision: number;
   replicas: number;
   ready: number;
-}
+};
 
 /** What the picture draws: web's template image and revision annotation, and its ReplicaSets, oldest revision first. */
-export interface NewReplicaSetDetail {
+export type NewReplicaSetDetail = {
   image: string | null;
   revision: number | null;
   replicaSets: StoredReplicaSet[];
-}
+};
+/** The figure's detail (FigureDef.detail): NewReplicaSetDetail under its key. */
+type Detail = { rs: NewReplicaSetDetail };
 
 /** web and the ReplicaSets it owns, read from the store. */
 function newReplicaSetOf(cluster: Cluster): NewReplicaSetDetail {
@@ -67,12 +69,12 @@ const sizes = (f: Frame): string =>
 const hashOf = (name: string): string => name.slice(WEB.length + 1);
 
 /** `kubectl set image deployment/web nginx=<other image>`: a new template, and the controller's answer to it. */
-const setImage: DemoDef = {
+const setImage: DemoDef<Detail> = {
   id: 'set-image',
   label: (f) => `Set image ${otherImage(f)}`,
   unavailable: (f) =>
     !webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The API server is stopped.',
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     const to = otherImage(f);
     const from = rsOn(f, webOf(f)!.image);
     const reused = rsOn(f, to);
@@ -118,7 +120,7 @@ const setImage: DemoDef = {
 };
 
 /** The `new-replicaset` widget: a new pod template makes a new ReplicaSet, with the next revision. */
-export const newReplicaSetWidget: FigureDef = {
+export const newReplicaSetWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'new-replicaset',
   title: 'A new template, a new ReplicaSet',
@@ -131,5 +133,5 @@ export const newReplicaSetWidget: FigureDef = {
     'Pods become ready as soon as their container starts (no readiness probe), so each step follows the last within a second or two.',
     'Pressed again, the button sets the other image: the controller then finds the kept ReplicaSet, whose pod template matches, and creates none.',
   ],
-  detail: (cluster): FigureDetail => ({ rs: newReplicaSetOf(cluster) as unknown as JsonValue }),
+  detail: (cluster) => ({ rs: newReplicaSetOf(cluster) }),
 };

@@ -2,8 +2,6 @@
 // the node statechart as the node-lifecycle controller holds it, the Lease clock, each pod's
 // toleration countdown as the taint-eviction controller scheduled it, and whether the pod's
 // container still runs on its machine (which the API server cannot know while a node is cut off).
-import type { Pod, Service } from 'kubernetes-types/core/v1';
-import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Cluster } from '../cluster.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
 import { nodeHealthOf } from '../node-lifecycle/node-health-view.ts';
@@ -74,7 +72,7 @@ export function podCountdownsOf(cluster: Cluster, node: string): PodCountdown[] 
   const w = cluster.world.state;
   const te = taintEvictionOf(cluster);
   const k = kubeletOf(cluster, node);
-  const pods = (storeList(w.store, 'pods', 'default') as Pod[]).filter((p) => p.spec?.nodeName === node);
+  const pods = storeList(w.store, 'pods', 'default').filter((p) => p.spec?.nodeName === node);
   return pods
     .map((p) => {
       const name = p.metadata?.name ?? '';
@@ -132,8 +130,8 @@ export function serviceEndpointsOf(
   service: string,
 ): { clusterIP: string | null; endpoints: ServiceEndpoint[] } {
   const w = cluster.world.state;
-  const svc = (storeList(w.store, 'services', 'default') as Service[]).find((s) => s.metadata?.name === service);
-  const slices = (storeList(w.store, 'endpointslices', 'default') as unknown as EndpointSlice[]).filter(
+  const svc = storeList(w.store, 'services', 'default').find((s) => s.metadata?.name === service);
+  const slices = storeList(w.store, 'endpointslices', 'default').filter(
     (s) => s.metadata?.labels?.['kubernetes.io/service-name'] === service,
   );
   const endpoints: ServiceEndpoint[] = [];

@@ -9,7 +9,7 @@ import type { Frame, NodeView } from '../view/types.ts';
 import { listOf } from '../view/words.ts';
 import type { NodeLifecycleControllerState } from '../node-lifecycle/node-lifecycle-controller.ts';
 import { storeGet } from '../view/stored.ts';
-import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { setupDemo } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
 
@@ -25,7 +25,7 @@ const REPLICAS = 3;
 const UNREACHABLE = 'node.kubernetes.io/unreachable';
 
 /** The Lease and the controller's view of node-2, as the picture draws them. */
-export interface LeaseDetail {
+export type LeaseDetail = {
   node: string;
   powered: boolean;
   /** The Lease as stored: its holder, renewTime and duration (null before the kubelet creates it). */
@@ -43,7 +43,9 @@ export interface LeaseDetail {
   /** The Node's Ready condition and its unreachable taints' effects. */
   ready: string;
   taints: string[];
-}
+};
+/** The figure's detail (FigureDef.detail): LeaseDetail under its key. */
+type Detail = { lease: LeaseDetail };
 
 const nodeOf = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === NODE);
 const ageOf = (f: Frame): number => Math.floor((nodeOf(f)?.leaseAgeMs ?? 0) / 1000);
@@ -87,7 +89,7 @@ function leaseDetailOf(cluster: Cluster, frame: Frame): LeaseDetail {
 }
 
 /** While node-2 is off: the missed renewal, the grace period running out, the taints. */
-const awayBeats: DemoBeat[] = [
+const awayBeats: DemoBeat<Detail>[] = [
   {
     when: (f) => ageOf(f) > 10,
     text: (f) =>
@@ -108,11 +110,11 @@ const awayBeats: DemoBeat[] = [
 ];
 
 /** Power node-2 off (or on again): the widget's one action. */
-const power: DemoDef = {
+const power: DemoDef<Detail> = {
   id: 'power',
   label: (f) => (nodeOf(f)?.powered === false ? `Power ${NODE} on` : `Cut ${NODE}'s power`),
   unavailable: (f) => (nodeOf(f) ? null : `This cluster has no ${NODE}.`),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     if (nodeOf(f)?.powered === false) {
       return {
         actions: [{ type: 'node', node: NODE, action: 'start' }],
@@ -143,7 +145,7 @@ const power: DemoDef = {
 };
 
 /** The `node-lease` widget: a Lease ageing past the grace period. */
-export const nodeLeaseWidget: FigureDef = {
+export const nodeLeaseWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'node-lease',
   title: 'A Lease ages past the grace period',
@@ -156,5 +158,5 @@ export const nodeLeaseWidget: FigureDef = {
     'The node-lifecycle controller runs with its defaults: a 5 s monitor period and a 50 s grace period (node-monitor-grace-period; 40 s before Kubernetes 1.32).',
     `Cutting the power stops the kubelet and its containers at once; a node cut off the network looks the same to the controller (the big figure below offers both).`,
   ],
-  detail: (cluster, frame): FigureDetail => ({ lease: leaseDetailOf(cluster, frame) as unknown as JsonValue }),
+  detail: (cluster, frame) => ({ lease: leaseDetailOf(cluster, frame) }),
 };

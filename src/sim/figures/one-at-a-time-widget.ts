@@ -10,7 +10,7 @@ import type { Cluster } from '../cluster.ts';
 import type { SchedulerState } from '../scheduler/scheduler.ts';
 import type { Frame } from '../view/types.ts';
 import { listOf } from '../view/words.ts';
-import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { figureActions } from './figure-actions.ts';
 import { WEB, WEB_IMAGE, webOf } from './widget-web.ts';
 
@@ -24,32 +24,34 @@ const CPU = '1000m';
 const MEMORY = '1Gi';
 
 /** One node's score in a cycle: the total, and the two plugins whose part falls most as pods land. */
-interface NodeScore {
+type NodeScore = {
   node: string;
   total: number;
   fit: number;
   spread: number;
-}
+};
 /** One scheduling cycle of a pod of web: when, each node's score, and the node it won. */
-interface Cycle {
+type Cycle = {
   pod: string;
   t: number;
   node: string | null;
   scores: NodeScore[];
-}
+};
 /** One node in the scheduler's cache: its pods (assumed ones included) and their CPU and memory requests. */
-interface CachedNode {
+type CachedNode = {
   node: string;
   pods: number;
   cpu: number;
   memory: number;
-}
+};
 /** What the picture draws: the queue (pods waiting, in pop order), web's cycles in order, and the cache. */
-export interface OneAtATimeDetail {
+export type OneAtATimeDetail = {
   queue: string[];
   cycles: Cycle[];
   nodes: CachedNode[];
-}
+};
+/** The figure's detail (FigureDef.detail): OneAtATimeDetail under its key. */
+type Detail = { placing: OneAtATimeDetail };
 
 const weighted = (s: { plugin: string; weighted: number }[], plugin: string): number =>
   s.find((x) => x.plugin === plugin)?.weighted ?? 0;
@@ -94,8 +96,7 @@ function oneAtATimeOf(cluster: Cluster): OneAtATimeDetail {
   return { queue, cycles, nodes };
 }
 
-const detailOf = (d: FigureDetail | null): OneAtATimeDetail | null =>
-  d?.placing ? (d.placing as unknown as OneAtATimeDetail) : null;
+const detailOf = (d: Detail | null): OneAtATimeDetail | null => (d?.placing ? d.placing : null);
 /** web's pods the frame shows bound to a node. */
 const boundOf = (f: Frame): number =>
   f.pods.filter((p) => p.owner?.startsWith(`ReplicaSet/${WEB}-`) && !p.terminating).length;
@@ -140,7 +141,7 @@ function said(m: DemoMemo, text: string): true {
 }
 
 /** kubectl creates web with the chapter's requests; the widget opens once its 3 pods are bound. */
-const setup: DemoDef = {
+const setup: DemoDef<Detail> = {
   id: 'setup',
   label: () => `Create ${WEB}`,
   unavailable: (f) => (webOf(f) ? `The Deployment ${WEB} exists already.` : null),
@@ -172,7 +173,7 @@ const setup: DemoDef = {
 };
 
 /** The beat of the k-th new cycle since the press: said from the scheduler's record and queue at that moment. */
-function cycleBeat(k: number): DemoBeat {
+function cycleBeat(k: number): DemoBeat<Detail> {
   return {
     when: (_g, m, detail) => {
       const d = detailOf(detail());
@@ -189,7 +190,7 @@ function cycleBeat(k: number): DemoBeat {
 }
 
 /** kubectl scale web up by 3: three new pods reach the queue, and the scheduler places them one at a time again. */
-const scaleUp: DemoDef = {
+const scaleUp: DemoDef<Detail> = {
   id: 'scale',
   label: (f) => `Scale ${WEB} to ${Math.min((webOf(f)?.replicas ?? REPLICAS) + STEP, MOST)}`,
   unavailable: (f) => {
@@ -198,7 +199,7 @@ const scaleUp: DemoDef = {
     if (d.replicas >= MOST) return `${WEB} has ${MOST} replicas, three on each node; Reset returns to ${REPLICAS}.`;
     return f.controlPlane.apiserver ? null : 'The API server is stopped.';
   },
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     const from = webOf(f)!.replicas;
     const to = Math.min(from + STEP, MOST);
     return {
@@ -211,7 +212,7 @@ const scaleUp: DemoDef = {
 };
 
 /** The `one-at-a-time` widget: the scheduler's queue, one cycle and one Binding per pod, and the cache each cycle reads. */
-export const oneAtATimeWidget: FigureDef = {
+export const oneAtATimeWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'one-at-a-time',
   title: 'One pod at a time',
@@ -235,5 +236,5 @@ export const oneAtATimeWidget: FigureDef = {
     "A scheduling cycle takes 1 ms of simulated time here, and each Binding is sent as soon as its cycle ends: the client's 50 requests a second never run out with so few pods.",
     'The score is the sum over all score plugins: NodeResourcesFit and PodTopologySpread fall on a node as pods land there, NodeResourcesBalancedAllocation moves by a point, and the others score every node alike.',
   ],
-  detail: (cluster): FigureDetail => ({ placing: oneAtATimeOf(cluster) as unknown as JsonValue }),
+  detail: (cluster) => ({ placing: oneAtATimeOf(cluster) }),
 };

@@ -11,7 +11,7 @@ import { storeList } from '../view/stored.ts';
 import type { Cluster } from '../cluster.ts';
 import { quantityMilliValue } from '../api/quantity.ts';
 import type { Frame, PodView } from '../view/types.ts';
-import type { DemoDef, DemoMemo, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, FigureDef } from './demo.ts';
 import { API, API_CPU, API_MEMORY, LOAD } from './filter-score-widget.ts';
 import { figureActions } from './figure-actions.ts';
 
@@ -23,22 +23,25 @@ const REPORT_MEMORY = '1Gi';
 const FREED = 'load-2';
 
 /** One node as the picture shows it: CPU allocatable, requested by the pods bound to it, free. */
-interface NodeCpu {
+type NodeCpu = {
   node: string;
   allocatable: number;
   requested: number;
   free: number;
-}
+};
 
 /** What the picture draws: report's pod, its node (null while Pending), its PodScheduled message, and each node's CPU. */
-export interface PendingDetail {
+export type PendingDetail = {
   pod: string | null;
   node: string | null;
   cpu: number;
   message: string | null;
   nodes: NodeCpu[];
-}
+};
+/** The figure's detail (FigureDef.detail): PendingDetail under its key. */
+type Detail = { pending: PendingDetail };
 
+// A stored pod and node as this figure reads them: the API server gives every stored object a name, and a pod its spec.
 interface PodObj {
   metadata: { name: string; ownerReferences?: { name: string }[] };
   spec: { nodeName?: string; containers: { resources?: { requests?: { cpu?: string } } }[] };
@@ -52,16 +55,15 @@ interface NodeObj {
 const isReport = (p: { owner: string | null }): boolean => !!p.owner?.startsWith(`ReplicaSet/${REPORT}-`);
 const reportOf = (f: Frame): PodView | undefined =>
   [...f.pending, ...f.pods].find((p) => isReport(p) && !p.terminating);
-const detailOf = (d: FigureDetail | null): PendingDetail | null =>
-  d?.pending ? (d.pending as unknown as PendingDetail) : null;
+const detailOf = (d: Detail | null): PendingDetail | null => (d?.pending ? d.pending : null);
 
 /** report's pod and each node's CPU, read from the store as the scheduler's cache counts it (a pod counts until it is gone). */
 function pendingOf(cluster: Cluster): PendingDetail {
   const store = cluster.world.state.store;
-  const pods = storeList(store, 'pods', 'default') as unknown as PodObj[];
+  const pods = storeList(store, 'pods', 'default') as PodObj[];
   const cpuOf = (p: PodObj): number =>
     p.spec.containers.reduce((s, c) => s + quantityMilliValue(c.resources?.requests?.cpu ?? '0'), 0);
-  const nodes = (storeList(store, 'nodes') as unknown as NodeObj[])
+  const nodes = (storeList(store, 'nodes') as NodeObj[])
     .map((n): NodeCpu => {
       const allocatable = quantityMilliValue(n.status?.allocatable?.cpu ?? '0');
       const requested = pods
@@ -91,7 +93,7 @@ function noted(m: DemoMemo, d: PendingDetail): true {
 }
 
 /** The worked example's scene, then report: its pod fits on no node and stays Pending. */
-const setup: DemoDef = {
+const setup: DemoDef<Detail> = {
   id: 'setup',
   label: () => `Create ${REPORT}`,
   unavailable: (f) =>
@@ -138,7 +140,7 @@ const setup: DemoDef = {
 };
 
 /** kubectl delete pod load-2: node-2's requests go, and the scheduler tries the parked pod again. */
-const makeRoom: DemoDef = {
+const makeRoom: DemoDef<Detail> = {
   id: 'make-room',
   label: () => `Delete ${FREED}`,
   unavailable: (f) =>
@@ -167,7 +169,7 @@ const makeRoom: DemoDef = {
 };
 
 /** The `pending-pod` widget: a pod that fits nowhere, its FailedScheduling message, and the retry once room is made. */
-export const pendingPodWidget: FigureDef = {
+export const pendingPodWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'pending-pod',
   title: 'A pod that fits nowhere',
@@ -191,5 +193,5 @@ export const pendingPodWidget: FigureDef = {
     'Every pod has the default priority 0, so preemption finds no victim; with a PriorityClass above the others the scheduler would evict a pod instead.',
     'The load pods are pinned to their nodes by a nodeSelector, as in the filter-score widget.',
   ],
-  detail: (cluster): FigureDetail => ({ pending: pendingOf(cluster) as unknown as JsonValue }),
+  detail: (cluster) => ({ pending: pendingOf(cluster) }),
 };

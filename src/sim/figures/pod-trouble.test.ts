@@ -1,6 +1,5 @@
 // The panel's reader of a Deployment's pods: the kubelet's back-off as it holds it (the wait, the
 // seconds left, nothing once the entry expired), and the EndpointSlice's endpoints.
-import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { appHealth } from '../app-health.ts';
 import { storeList } from '../view/stored.ts';
@@ -73,7 +72,7 @@ describe('podTroublesOf', () => {
   it('reads nothing from a node that is off', () => {
     const { c } = crashLooping();
     c.advance(3_500);
-    const pod = (storeList(c.world.state.store, 'pods', 'default') as Pod[])[0];
+    const pod = storeList(c.world.state.store, 'pods', 'default')[0];
     c.node('node-1', 'stop');
     c.advance(100);
     expect(backoffOf(kubeletStateOf(c.world, 'node-1'), pod, pod.status?.containerStatuses?.[0], c.now)).toBeNull();

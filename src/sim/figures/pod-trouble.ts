@@ -9,16 +9,16 @@ import type { Cluster } from '../cluster.ts';
 import type { KubeletState } from '../kubelet/kubelet-state.ts';
 
 /** The kubelet's back-off for one container: a crash-loop restart or an image pull. */
-export interface PodBackoff {
+export type PodBackoff = {
   kind: 'restart' | 'pull';
   /** The wait in seconds (10, 20, 40 … 300). */
   waitS: number;
   /** Seconds left of it while the container waits (null while it runs: the wait applies to its next exit). */
   leftS: number | null;
-}
+};
 
 /** One pod of the Deployment, as the panel shows it. */
-export interface PodTrouble {
+export type PodTrouble = {
   name: string;
   node: string | null;
   /** The container's state, or none before its kubelet reported one. */
@@ -32,7 +32,7 @@ export interface PodTrouble {
   /** The back-off the kubelet holds for it, or null: nothing failed lately, the next exit restarts at once. */
   backoff: PodBackoff | null;
   terminating: boolean;
-}
+};
 
 // The kubelet's back-off keys and expiry, as kubelet/backoff.ts has them (getStableKey with the spec
 // hash '0' the core uses, imagePullBackOffKey, hasExpired). Written out here because this figure's
@@ -51,7 +51,7 @@ function stored<T>(cluster: Cluster, resource: string, namespace: string): T[] {
   const bucket = cluster.world.state.store.objects[resource] ?? {};
   return Object.keys(bucket)
     .sort()
-    .map((k) => bucket[k] as unknown as T & { metadata?: { namespace?: string } })
+    .map((k) => bucket[k] as T & { metadata?: { namespace?: string } })
     .filter((o) => o.metadata?.namespace === namespace);
 }
 

@@ -41,13 +41,13 @@ function holdRules(m: DemoMemo, d: ServiceWebDetail | null): true {
 }
 
 /** kubectl scale web --replicas=N, narrated until node-1's rules hold N endpoints. */
-function scaleDemo(replicas: number): DemoDef {
+function scaleDemo(replicas: number): DemoDef<ServiceWebDetail> {
   return {
     id: scaleDemoId(replicas),
     label: () => `Scale web to ${replicas}`,
     unavailable: (f: Frame) =>
       !webOf(f) ? 'Create web first.' : f.controlPlane.apiserver ? null : 'The API server is stopped.',
-    start: (f): DemoStart => ({
+    start: (f): DemoStart<ServiceWebDetail> => ({
       actions: webOf(f)!.replicas === replicas ? [] : [{ type: 'scale', name: WEB, replicas }],
       memo: { at: f.t, to: replicas, from: webOf(f)!.replicas },
       intro:
@@ -78,7 +78,7 @@ function scaleDemo(replicas: number): DemoDef {
 }
 
 /** The `proxy-pick` widget: kube-proxy's per-endpoint probabilities for the reader's replica count. */
-export const proxyPickWidget: FigureDef = {
+export const proxyPickWidget: FigureDef<ServiceWebDetail> = {
   actions: figureActions,
   id: 'proxy-pick',
   title: 'How kube-proxy picks a pod',

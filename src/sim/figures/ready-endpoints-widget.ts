@@ -49,7 +49,7 @@ function holdPicks(m: DemoMemo, d: ServiceWebDetail | null): true {
   return true;
 }
 
-const failProbe: DemoDef = {
+const failProbe: DemoDef<ServiceWebDetail> = {
   id: 'readiness',
   label: () => 'Fail a readiness probe',
   unavailable: (f) =>
@@ -60,7 +60,7 @@ const failProbe: DemoDef = {
         : readyPodsOf(f).length
           ? null
           : 'No pod of web is ready.',
-  start: (f): DemoStart => {
+  start: (f): DemoStart<ServiceWebDetail> => {
     const r = readyPodsOf(f);
     const p = r.find((x) => x.node === TARGET_NODE) ?? r[0];
     return {
@@ -109,7 +109,7 @@ const failProbe: DemoDef = {
 };
 
 /** The `ready-endpoints` widget: a failing readiness probe, as the EndpointSlice and kube-proxy see it. */
-export const readyEndpointsWidget: FigureDef = {
+export const readyEndpointsWidget: FigureDef<ServiceWebDetail> = {
   actions: figureActions,
   id: 'ready-endpoints',
   title: 'A pod stops being ready',

@@ -5,12 +5,10 @@
 // 15 s without a renewal, then takes it over. Meanwhile the node-lifecycle controller starts each
 // node's clock at its own start, the kubelets renew within seconds, and no node becomes Unknown.
 // Every name, time and count the picture shows is read from the store.
-import type { Lease } from 'kubernetes-types/coordination/v1';
-import type { Node } from 'kubernetes-types/core/v1';
 import { storeList } from '../view/stored.ts';
 import type { Cluster } from '../cluster.ts';
 import type { Frame } from '../view/types.ts';
-import type { DemoDef, DemoMemo, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, FigureDef } from './demo.ts';
 import { figureActions } from './figure-actions.ts';
 import { setupDemo, WEB, webOf } from './widget-web.ts';
 
@@ -20,29 +18,31 @@ const OUTAGE_MS = 10 * 60_000;
 const LOCKS = ['kube-scheduler', 'kube-controller-manager'] as const;
 
 /** One leader-election Lease as the store holds it. */
-interface LockRow {
+type LockRow = {
   name: string;
   holder: string;
   renewTime: string;
   transitions: number;
-}
+};
 /** One node as the node-lifecycle controller has written it: its Ready status and its taints' keys. */
-interface NodeRow {
+type NodeRow = {
   name: string;
   ready: string;
   taints: string[];
-}
+};
 /** What the picture draws: whether the control plane runs, the two Leases, and the nodes. */
-export interface RestartDetail {
+export type RestartDetail = {
   up: boolean;
   locks: LockRow[];
   nodes: NodeRow[];
-}
+};
+/** The figure's detail (FigureDef.detail): RestartDetail under its key. */
+type Detail = { restart: RestartDetail };
 
 /** The Leases and nodes, read from the store (as it was when the control plane stopped, while it is down). */
 function restartOf(cluster: Cluster, frame: Frame): RestartDetail {
   const store = cluster.world.state.store;
-  const leases = storeList(store, 'leases', 'kube-system') as unknown as Lease[];
+  const leases = storeList(store, 'leases', 'kube-system');
   const locks = LOCKS.map((name): LockRow => {
     const l = leases.find((x) => x.metadata?.name === name);
     return {
@@ -52,7 +52,7 @@ function restartOf(cluster: Cluster, frame: Frame): RestartDetail {
       transitions: l?.spec?.leaseTransitions ?? 0,
     };
   });
-  const nodes = (storeList(store, 'nodes') as unknown as Node[])
+  const nodes = storeList(store, 'nodes')
     .filter((n) => !n.metadata?.name?.startsWith('control-plane'))
     .map((n): NodeRow => ({
       name: n.metadata?.name ?? '',
@@ -63,13 +63,12 @@ function restartOf(cluster: Cluster, frame: Frame): RestartDetail {
   return { up: frame.controlPlane.apiserver && frame.controlPlane.etcd, locks, nodes };
 }
 
-const detailOf = (d: FigureDetail | null): RestartDetail | null =>
-  d?.restart ? (d.restart as unknown as RestartDetail) : null;
+const detailOf = (d: Detail | null): RestartDetail | null => (d?.restart ? d.restart : null);
 const lockOf = (d: RestartDetail | null, name: string): LockRow | undefined => d?.locks.find((l) => l.name === name);
 const seconds = (f: Frame, m: DemoMemo): number => Math.round((f.t - Number(m.at)) / 1000);
 
 /** The control plane stops, and stays down for ten minutes. */
-const outage: DemoDef = {
+const outage: DemoDef<Detail> = {
   id: 'outage',
   label: () => 'Stop the control plane',
   unavailable: (f) =>
@@ -90,7 +89,7 @@ const outage: DemoDef = {
 };
 
 /** Start the control plane: the widget's action. */
-const restart: DemoDef = {
+const restart: DemoDef<Detail> = {
   id: 'restart',
   label: () => 'Start the control plane',
   unavailable: (f) => (f.controlPlane.apiserver ? 'The control plane is running.' : null),
@@ -139,7 +138,7 @@ const restart: DemoDef = {
 };
 
 /** The `restart-leases` widget: a control plane coming back after ten minutes, its leaders and its nodes. */
-export const restartLeasesWidget: FigureDef = {
+export const restartLeasesWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'restart-leases',
   title: 'A control plane comes back',
@@ -152,5 +151,5 @@ export const restartLeasesWidget: FigureDef = {
     'The control plane is one machine whose components stop and start together; each start is a new process with a new identity.',
     'While the API server is down the picture shows the store as it was when it stopped: nothing can change it.',
   ],
-  detail: (cluster, frame): FigureDetail => ({ restart: restartOf(cluster, frame) as unknown as JsonValue }),
+  detail: (cluster, frame) => ({ restart: restartOf(cluster, frame) }),
 };

@@ -3,7 +3,7 @@
 // Deployment reports ProgressDeadlineExceeded. The bounds are the Deployment controller's own
 // arithmetic (deployment-util's MaxSurge / MaxUnavailable over the stored object), never redone here.
 import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
-import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { Deployment } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
 import { maxSurge, maxUnavailable, rollingUpdateParams, specReplicas } from '../controllers/deployment-util.ts';
@@ -214,11 +214,11 @@ export type RolloutDetail = {
 function rolloutDetail(c: Cluster, f: Frame): RolloutDetail {
   const w = c.world.state;
   const d = storeGet(w.store, 'deployments', `/registry/deployments/default/${NAME}`) as Deployment | undefined;
-  const rss = (storeList(w.store, 'replicasets', 'default') as ReplicaSet[]).filter((rs) =>
+  const rss = storeList(w.store, 'replicasets', 'default').filter((rs) =>
     rs.metadata?.ownerReferences?.some((o) => o.kind === 'Deployment' && o.name === NAME && o.uid === d?.metadata?.uid),
   );
   const uids = new Set(rss.map((rs) => rs.metadata?.uid));
-  const pods = (storeList(w.store, 'pods', 'default') as Pod[]).filter((p) =>
+  const pods = storeList(w.store, 'pods', 'default').filter((p) =>
     p.metadata?.ownerReferences?.some((o) => uids.has(o.uid)),
   );
   const isReady = (p: Pod): boolean => !!p.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True');

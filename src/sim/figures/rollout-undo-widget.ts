@@ -7,7 +7,7 @@
 import type { Cluster } from '../cluster.ts';
 import type { Frame } from '../view/types.ts';
 import { count } from '../view/words.ts';
-import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { livePodsOf, readyPodsOf, WEB, WEB_IMAGE, webOf, webSettled } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
 import { revisionOf, webReplicaSets } from './web-replicasets.ts';
@@ -19,21 +19,23 @@ const NEXT_IMAGE = 'nginx:1.28';
 const REVISION_HISTORY = 'deployment.kubernetes.io/revision-history';
 
 /** One of web's ReplicaSets as stored: its size, its pods ready, its image and its revision annotations. */
-interface UndoReplicaSet {
+type UndoReplicaSet = {
   name: string;
   image: string;
   replicas: number;
   ready: number;
   revision: number;
   history: string | null;
-}
+};
 
 /** What the picture draws: web's ReplicaSets, newest revision first, and the Deployment's own revision. */
-export interface UndoDetail {
+export type UndoDetail = {
   deploymentRevision: number | null;
   image: string | null;
   replicaSets: UndoReplicaSet[];
-}
+};
+/** The figure's detail (FigureDef.detail): UndoDetail under its key. */
+type Detail = { undo: UndoDetail };
 
 /** web's ReplicaSets and revisions, read from the store (the annotations the Deployment controller writes). */
 function undoDetailOf(cluster: Cluster): UndoDetail {
@@ -68,7 +70,7 @@ const completeOn = (f: Frame, image: string): boolean =>
   webSettled(f, REPLICAS) && webOf(f)?.image === image && livePodsOf(f).every((p) => p.image === image);
 
 /** kubectl creates web, then rolls it to nginx:1.28; the widget opens once that rollout is complete. */
-const setup: DemoDef = {
+const setup: DemoDef<Detail> = {
   id: 'setup',
   label: () => `Create ${WEB}, roll it to ${NEXT_IMAGE}`,
   unavailable: (f) => (webOf(f) ? `The Deployment ${WEB} exists already.` : null),
@@ -96,7 +98,7 @@ const setup: DemoDef = {
 };
 
 /** `kubectl rollout undo deployment/web`: back to the previous revision's template (pressed again, forward again). */
-const undo: DemoDef = {
+const undo: DemoDef<Detail> = {
   id: 'undo',
   label: () => 'kubectl rollout undo',
   unavailable: (f) => {
@@ -105,7 +107,7 @@ const undo: DemoDef = {
     if (d.replicaSets.length < 2) return 'There is no earlier revision yet.';
     return f.controlPlane.apiserver ? null : 'The API server is stopped.';
   },
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     const d = webOf(f)!;
     const byRevision = [...d.replicaSets].sort((a, b) => Number(b.revision) - Number(a.revision));
     const [current, previous] = byRevision;
@@ -142,7 +144,7 @@ const undo: DemoDef = {
 };
 
 /** The `rollout-undo` widget: kubectl rollout undo scales the old ReplicaSet back up under the next revision. */
-export const rolloutUndoWidget: FigureDef = {
+export const rolloutUndoWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'rollout-undo',
   title: 'kubectl rollout undo',
@@ -155,5 +157,5 @@ export const rolloutUndoWidget: FigureDef = {
     'Pods become ready as soon as their container starts (no readiness probe), so each step follows the last within a second or two.',
     'kubectl rollout undo without --to-revision goes to the previous revision; pressing it again returns to the other image under the next number.',
   ],
-  detail: (cluster): FigureDetail => ({ undo: undoDetailOf(cluster) as unknown as JsonValue }),
+  detail: (cluster) => ({ undo: undoDetailOf(cluster) }),
 };

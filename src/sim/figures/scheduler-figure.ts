@@ -3,7 +3,6 @@
 // filter verdict, every score plugin's score and weight, the FailedScheduling message), read from
 // the scheduler's state through schedulingRecordOf: nothing here recomputes what the scheduler did.
 import { REQUEST_CHECKS } from '../apiserver/request-checks.ts';
-import type { Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
 import { storeList } from '../view/stored.ts';
 import { DEFAULT_SCORE_PLUGINS } from '../scheduler/profile.ts';
@@ -269,9 +268,7 @@ function schedulerDetail(c: Cluster, f: Frame): SchedulerDetail {
   const s = schedulerOf(c);
   const weights = DEFAULT_SCORE_PLUGINS.map((p) => ({ plugin: p.name, weight: p.weight }));
   // The pods as the API server stores them (read, not requested: a view must not add to the log).
-  const podsIn = (storeList(c.world.state.store, 'pods', 'default') as Pod[]).filter(
-    (p) => !p.metadata?.deletionTimestamp,
-  );
+  const podsIn = storeList(c.world.state.store, 'pods', 'default').filter((p) => !p.metadata?.deletionTimestamp);
   const pods: PodScheduling[] = podsIn.map((p) => {
     const name = p.metadata!.name!;
     const req = p.spec?.containers?.[0]?.resources?.requests ?? {};

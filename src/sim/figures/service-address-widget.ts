@@ -7,13 +7,12 @@
 // Every address the picture shows is read from the store; each connection is the one client would
 // make at that moment, run on a copy of the pod network's tables so that looking changes nothing.
 import type { Pod, Service } from 'kubernetes-types/core/v1';
-import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
-import { storeGet } from '../view/stored.ts';
+import { storeGet, type Stored } from '../view/stored.ts';
 import { storeKey } from '../api/resources.ts';
 import type { Cluster } from '../cluster.ts';
 import { connect } from '../net/data-path.ts';
 import { podNetworkStateOf } from '../net/pod-network.ts';
-import type { DemoDef, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, FigureDef } from './demo.ts';
 import { figureActions } from './figure-actions.ts';
 import { kubeProxyRulesOf } from '../kube-proxy/reader.ts';
 import { CLIENT, CLIENT_IMAGE, picksOf, serviceDnsAddons } from './service-web.ts';
@@ -25,15 +24,15 @@ const REPLICAS = 3;
 const PORT = 80;
 
 /** One endpoint of web's EndpointSlices: the pod it stands for, its address, node and ready condition. */
-interface AddressEndpoint {
+type AddressEndpoint = {
   pod: string;
   ip: string;
   node: string;
   ready: boolean;
-}
+};
 
 /** What the picture draws: the Service web's ClusterIP and selector, its endpoints, and the connection client would make now. */
-export interface AddressDetail {
+export type AddressDetail = {
   clusterIP: string | null;
   selector: string | null;
   endpoints: AddressEndpoint[];
@@ -49,7 +48,9 @@ export interface AddressDetail {
   node: string | null;
   /** The addresses that node's KUBE-SVC chain for web sends new connections to, each with its share. */
   shares: { ip: string; share: number }[];
-}
+};
+/** The figure's detail (FigureDef.detail): AddressDetail under its key. */
+type Detail = { address: AddressDetail };
 
 type Store = Cluster['world']['state']['store'];
 const get = <T>(store: Store, resource: string, name: string): T | undefined =>
@@ -58,7 +59,7 @@ const get = <T>(store: Store, resource: string, name: string): T | undefined =>
 /** web's endpoints, from its EndpointSlices in the store, in address order of the slices. */
 function endpointsOf(store: Store): AddressEndpoint[] {
   const out: AddressEndpoint[] = [];
-  for (const s of Object.values(store.objects.endpointslices ?? {}) as unknown as EndpointSlice[]) {
+  for (const s of Object.values(store.objects.endpointslices ?? {}) as Stored<'endpointslices'>[]) {
     if (s.metadata?.namespace !== 'default' || s.metadata?.labels?.['kubernetes.io/service-name'] !== WEB) continue;
     for (const e of s.endpoints ?? [])
       out.push({
@@ -114,11 +115,10 @@ function addressOf(cluster: Cluster): AddressDetail {
   return d;
 }
 
-const detailOf = (d: FigureDetail | null): AddressDetail | null =>
-  d?.address ? (d.address as unknown as AddressDetail) : null;
+const detailOf = (d: Detail | null): AddressDetail | null => (d?.address ? d.address : null);
 
 /** The chapter's example: web with port 80, its Service and client; the story pauses once client reaches a pod through the ClusterIP. */
-const setup: DemoDef = {
+const setup: DemoDef<Detail> = {
   id: 'setup',
   label: () => `Create ${WEB}, its Service and ${CLIENT}`,
   unavailable: (f) => (webOf(f) ? `The Deployment ${WEB} exists already.` : null),
@@ -160,7 +160,7 @@ const setup: DemoDef = {
 };
 
 /** kubectl delete pod: web's pod on node-1 goes, and a new one takes its place with a new IP. */
-const replace: DemoDef = {
+const replace: DemoDef<Detail> = {
   id: 'replace',
   label: () => `Delete ${WEB}'s pod on node-1`,
   unavailable: (f) =>
@@ -208,7 +208,7 @@ const replace: DemoDef = {
 };
 
 /** The `service-address` widget: a ClusterIP in front of pods that come and go. */
-export const serviceAddressWidget: FigureDef = {
+export const serviceAddressWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'service-address',
   title: 'A Service is an address',
@@ -223,5 +223,5 @@ export const serviceAddressWidget: FigureDef = {
     `Each step shows the connection ${CLIENT} would open at that moment; the rules' random draw picks the pod, and the last column is the share of new connections each pod gets from ${CLIENT}'s node.`,
     "Pod IPs come from each node's podCIDR (10.244.N.0/24) in order, as a simple CNI plugin hands them out; real plugins choose differently.",
   ],
-  detail: (cluster): FigureDetail => ({ address: addressOf(cluster) as unknown as JsonValue }),
+  detail: (cluster) => ({ address: addressOf(cluster) }),
 };

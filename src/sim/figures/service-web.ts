@@ -2,11 +2,11 @@
 // the Service web, on a cluster whose nodes run kube-proxy (iptables mode), and what they read of it:
 // each endpoint of web's EndpointSlices with its three conditions, and node-1's nat rules for web
 // with the probability each KUBE-SVC rule matches with, as kube-proxy wrote them.
-import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Cluster } from '../cluster.ts';
+import type { Stored } from '../view/stored.ts';
 import type { Frame } from '../view/types.ts';
 import { count, listOf } from '../view/words.ts';
-import type { DemoDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef } from './demo.ts';
 // The widgets reach the networking code only through the traffic figure's definition (its add-ons, its
 // panel's reading of node-1's rules): the worker then keeps one networking chunk, the traffic figure's,
 // which the widgets load too. Importing kube-proxy here would split that chunk into a shared one and a
@@ -25,37 +25,37 @@ export const CLIENT_IMAGE = 'curlimages/curl:8.11.0';
 const CONTAINER = { ports: [{ containerPort: PORT }], readinessProbe: { httpGet: { path: '/', port: PORT } } };
 
 /** One endpoint of web's EndpointSlices, with the three conditions the controller derives from its pod. */
-interface EndpointRow {
+type EndpointRow = {
   ip: string;
   pod: string;
   node: string;
   ready: boolean;
   serving: boolean;
   terminating: boolean;
-}
+};
 
 /** One rule of web's KUBE-SVC chain on node-1: the endpoint it sends to, its KUBE-SEP chain, and its match. */
-interface PickRow {
+type PickRow = {
   endpoint: string;
   chain: string;
   /** The statistic match as printed (`0.3333333333`), or null on the last rule, which takes the rest. */
   probability: string | null;
   /** The share of all new connections it gets: its probability times what the rules before it left. */
   share: number;
-}
+};
 
 /** What the networking widgets read beside the Frame (node-1's rules as the picks they make: the lines themselves stay in the worker). */
-export interface ServiceWebDetail {
+export type ServiceWebDetail = {
   endpoints: EndpointRow[];
   picks: PickRow[];
-}
+};
 
 /** web's endpoints as its EndpointSlices (label kubernetes.io/service-name=web) list them, by address. */
 export function endpointRowsOf(cluster: Cluster): EndpointRow[] {
   const bucket = cluster.world.state.store.objects.endpointslices ?? {};
   const rows: EndpointRow[] = [];
   for (const key of Object.keys(bucket).sort()) {
-    const s = bucket[key] as unknown as EndpointSlice;
+    const s = bucket[key] as Stored<'endpointslices'>;
     if (s.metadata?.namespace !== 'default' || s.metadata?.labels?.['kubernetes.io/service-name'] !== WEB) continue;
     for (const e of s.endpoints ?? []) {
       // The API's conditions are pointers: an unset one reads as its documented default (ready, serving: true when unset).
@@ -89,16 +89,14 @@ export function picksOf(rules: string[]): PickRow[] {
 }
 
 /** The widgets' detail: web's endpoints with their conditions, and the picks node-1's rules for web make. */
-export function serviceWebDetailOf(cluster: Cluster, frame: Frame): FigureDetail {
+export function serviceWebDetailOf(cluster: Cluster, frame: Frame): ServiceWebDetail {
   // The traffic figure's panel data: node-1's `iptables-save -t nat` lines for the Service web.
   const rules = trafficFigure.detail!(cluster, frame).rules;
-  const d: ServiceWebDetail = { endpoints: endpointRowsOf(cluster), picks: picksOf(rules) };
-  return d as unknown as { [key: string]: JsonValue };
+  return { endpoints: endpointRowsOf(cluster), picks: picksOf(rules) };
 }
 
-/** The detail back in its type (a beat's `detail()`). */
-export const serviceWebOf = (d: FigureDetail | null): ServiceWebDetail | null =>
-  d ? (d as unknown as ServiceWebDetail) : null;
+/** A beat's `detail()` as the readers below take it (null until there is one). */
+export const serviceWebOf = (d: ServiceWebDetail | null): ServiceWebDetail | null => (d ? d : null);
 
 /** The addresses node-1's rules send new connections to. */
 export const ruleTargetsOf = (d: ServiceWebDetail | null): string[] =>
@@ -127,7 +125,7 @@ export const serviceDnsAddons = () =>
   trafficFigure.addons!().filter((a) => a.name === 'kube-proxy' || a.name === 'coredns');
 
 /** The setup each networking widget's story begins with: web and its Service, paused once node-1's rules list every pod. */
-export function serviceSetupDemo(replicas: number): DemoDef {
+export function serviceSetupDemo(replicas: number): DemoDef<ServiceWebDetail> {
   return {
     id: 'setup',
     label: () => `Create ${WEB} and its Service`,

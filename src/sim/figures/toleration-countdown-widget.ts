@@ -4,13 +4,12 @@
 // tainted, the taint-eviction controller schedules each pod's deletion 300 s out, deletes both when the
 // time is up, and the ReplicaSet replaces them on node-1 and node-3. The countdowns are the
 // controller's own scheduled work (its TimedWorkers), read from its state, never computed here.
-import type { Pod } from 'kubernetes-types/core/v1';
 import type { Cluster } from '../cluster.ts';
 import { storeList } from '../view/stored.ts';
 import type { TaintEvictionControllerState } from '../node-lifecycle/taint-eviction-controller.ts';
 import type { Frame, NodeView } from '../view/types.ts';
 import { agree, count, listOf } from '../view/words.ts';
-import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoBeat, DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf, webPodsOf } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
 
@@ -22,7 +21,7 @@ const REPLICAS = 6;
 const UNREACHABLE = 'node.kubernetes.io/unreachable';
 
 /** One pod on node-2: its toleration of the NoExecute taint and the deletion the controller has scheduled for it. */
-interface TolerationCountdown {
+type TolerationCountdown = {
   name: string;
   /** tolerationSeconds of its toleration for unreachable:NoExecute (null: none, or tolerated for ever). */
   tolerationSeconds: number | null;
@@ -33,23 +32,24 @@ interface TolerationCountdown {
   remainingS: number | null;
   /** The deletion has run: the pod has a deletionTimestamp. */
   terminating: boolean;
-}
+};
 
 /** What the picture draws: node-2's state and each of its pods' countdown. */
-export interface CountdownDetail {
+export type CountdownDetail = {
   node: string;
   powered: boolean;
   ready: string;
   /** The effects of node-2's unreachable taints. */
   taints: string[];
   pods: TolerationCountdown[];
-}
+};
+/** The figure's detail (FigureDef.detail): CountdownDetail under its key. */
+type Detail = { countdown: CountdownDetail };
 
 const nodeOf = (f: Frame): NodeView | undefined => f.nodes.find((n) => n.name === NODE);
 const tainted = (f: Frame): boolean =>
   !!nodeOf(f)?.taints.some((t) => t.key === UNREACHABLE && t.effect === 'NoExecute');
-const detailOf = (d: FigureDetail | null): CountdownDetail | null =>
-  d?.countdown ? (d.countdown as unknown as CountdownDetail) : null;
+const detailOf = (d: Detail | null): CountdownDetail | null => (d?.countdown ? d.countdown : null);
 const names = (m: DemoMemo): string[] => (m.pods ? String(m.pods).split(',') : []);
 const secondsSince = (f: Frame, m: DemoMemo): number => Math.round((f.t - Number(m.at)) / 1000);
 
@@ -63,7 +63,7 @@ function taintEvictionOf(cluster: Cluster): TaintEvictionControllerState | undef
 function countdownDetailOf(cluster: Cluster, frame: Frame): CountdownDetail {
   const w = cluster.world.state;
   const workers = taintEvictionOf(cluster)?.eviction.workers ?? {};
-  const pods = (storeList(w.store, 'pods', 'default') as Pod[]).filter((p) => p.spec?.nodeName === NODE);
+  const pods = storeList(w.store, 'pods', 'default').filter((p) => p.spec?.nodeName === NODE);
   const n = nodeOf(frame);
   return {
     node: NODE,
@@ -90,7 +90,7 @@ function countdownDetailOf(cluster: Cluster, frame: Frame): CountdownDetail {
 }
 
 /** While node-2 is off: the taints, the quiet 300 s, the deletions, the replacements. */
-const awayBeats: DemoBeat[] = [
+const awayBeats: DemoBeat<Detail>[] = [
   {
     // The NoExecute taint is on and the controller has scheduled every pod's deletion.
     when: (f, m, detail) => {
@@ -122,11 +122,11 @@ const awayBeats: DemoBeat[] = [
 ];
 
 /** Cut node-2's power (or power it on again): the widget's one action. */
-const power: DemoDef = {
+const power: DemoDef<Detail> = {
   id: 'power',
   label: (f) => (nodeOf(f)?.powered === false ? `Power ${NODE} on` : `Cut ${NODE}'s power`),
   unavailable: (f) => (!webOf(f) ? `Create ${WEB} first.` : nodeOf(f) ? null : `This cluster has no ${NODE}.`),
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     if (nodeOf(f)?.powered === false) {
       return {
         actions: [{ type: 'node', node: NODE, action: 'start' }],
@@ -160,7 +160,7 @@ const power: DemoDef = {
 };
 
 /** The `toleration-countdown` widget: each pod's 300 s toleration running down, then the eviction. */
-export const tolerationCountdownWidget: FigureDef = {
+export const tolerationCountdownWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'toleration-countdown',
   title: 'Tolerated for 300 seconds',
@@ -173,5 +173,5 @@ export const tolerationCountdownWidget: FigureDef = {
     'The taint-eviction controller and the node-lifecycle controller run with their defaults (300 s tolerations, a 50 s grace period); "Next event" jumps over the quiet wait in one press, the same seconds the cluster lives through.',
     'Power off stops the kubelet and its containers at once; the big figure below also cuts a node off the network.',
   ],
-  detail: (cluster, frame): FigureDetail => ({ countdown: countdownDetailOf(cluster, frame) as unknown as JsonValue }),
+  detail: (cluster, frame) => ({ countdown: countdownDetailOf(cluster, frame) }),
 };

@@ -6,7 +6,7 @@
 import type { Cluster } from '../cluster.ts';
 import type { Frame } from '../view/types.ts';
 import { count, listOf } from '../view/words.ts';
-import type { DemoDef, DemoMemo, DemoStart, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, DemoMemo, DemoStart, FigureDef } from './demo.ts';
 import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
 
@@ -19,14 +19,14 @@ const KUBELET = `kubelet/${NODE}`;
 const podName = (object: string): string => object.slice(object.lastIndexOf('/') + 1);
 
 /** One pod event the resumed watch delivered that happened while the kubelet was cut off. */
-interface Replayed {
+type Replayed = {
   event: string;
   pod: string;
   revision: number;
-}
+};
 
 /** What the picture draws: the link, the last revision the kubelet saw, its resumed watch and what it replayed. */
-export interface ResumeDetail {
+export type ResumeDetail = {
   cutOff: boolean;
   /** The revision of the last pod event the kubelet's watch delivered before its latest re-watch (or until now). */
   lastSeen: number | null;
@@ -34,7 +34,9 @@ export interface ResumeDetail {
   resumed: { t: number; from: number; storeAt: number } | null;
   /** The events that watch delivered up to the store's revision when it was opened: the changes it missed. */
   replayed: Replayed[];
-}
+};
+/** The figure's detail (FigureDef.detail): ResumeDetail under its key. */
+type Detail = { resume: ResumeDetail };
 
 /** Reads the request log for node-1's kubelet's pod watch: what it last saw, where it resumed, what came. */
 function resumeDetailOf(cluster: Cluster, frame: Frame): ResumeDetail {
@@ -68,8 +70,7 @@ function resumeDetailOf(cluster: Cluster, frame: Frame): ResumeDetail {
   return { cutOff, lastSeen, resumed: resumeAt >= 0 ? { t: log[resumeAt].t, from, storeAt } : null, replayed };
 }
 
-const detailOf = (d: FigureDetail | null): ResumeDetail | null =>
-  d?.resume ? (d.resume as unknown as ResumeDetail) : null;
+const detailOf = (d: Detail | null): ResumeDetail | null => (d?.resume ? d.resume : null);
 /** Keeps what the detail says in the memo for the beat's text (which sees the frame and memo only). Returns true. */
 function hold(m: DemoMemo, d: ResumeDetail): true {
   Object.assign(m, {
@@ -101,12 +102,12 @@ const onNode = (f: Frame): string[] =>
 const cut = (f: Frame): boolean => f.nodes.find((n) => n.name === NODE)?.partitioned ?? false;
 
 /** Cut node-1 off from the API server, or reconnect it: the widget's action. */
-const link: DemoDef = {
+const link: DemoDef<Detail> = {
   id: 'link',
   label: (f) => (cut(f) ? `Reconnect ${NODE}` : `Cut ${NODE} off`),
   unavailable: (f) =>
     !webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The API server is stopped.',
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     if (!cut(f)) {
       return {
         actions: [{ type: 'node', node: NODE, action: 'partition' }],
@@ -140,12 +141,12 @@ const link: DemoDef = {
 const names = (s: string | number): string[] => (String(s) ? String(s).split(',') : []);
 
 /** Scale web to 6 (or back to 3): the change the cut-off kubelet misses. */
-const scale: DemoDef = {
+const scale: DemoDef<Detail> = {
   id: 'scale',
   label: (f) => `Scale ${WEB} to ${webOf(f)?.replicas === SCALED ? REPLICAS : SCALED}`,
   unavailable: (f) =>
     !webOf(f) ? `Create ${WEB} first.` : f.controlPlane.apiserver ? null : 'The API server is stopped.',
-  start: (f): DemoStart => {
+  start: (f): DemoStart<Detail> => {
     const to = webOf(f)!.replicas === SCALED ? REPLICAS : SCALED;
     return {
       actions: [{ type: 'scale', name: WEB, replicas: to }],
@@ -163,7 +164,7 @@ const scale: DemoDef = {
 };
 
 /** The `watch-resume` widget: a kubelet's watch broken and resumed from its last resourceVersion. */
-export const watchResumeWidget: FigureDef = {
+export const watchResumeWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'watch-resume',
   title: 'A watch resumes from its resourceVersion',
@@ -176,5 +177,5 @@ export const watchResumeWidget: FigureDef = {
     `Only ${NODE} is cut off, briefly: its kubelet retries after its reflector back-off (800 ms, doubling). Cut off for longer than 50 s, the node would turn NotReady.`,
     "The history since the revision is still there, so the API server replays it; had it been compacted away, the answer would be 410 Gone and the kubelet would list again with a streaming list ending in a BOOKMARK. The API server's occasional BOOKMARKs on a quiet watch are not modelled.",
   ],
-  detail: (cluster, frame): FigureDetail => ({ resume: resumeDetailOf(cluster, frame) as unknown as JsonValue }),
+  detail: (cluster, frame) => ({ resume: resumeDetailOf(cluster, frame) }),
 };

@@ -18,10 +18,9 @@ export function revisionOf(o: { metadata?: { annotations?: Record<string, string
 /** The stored Deployment web (if any) and the ReplicaSets it owns. */
 export function webReplicaSets(cluster: Cluster): { deployment: Deployment | undefined; replicaSets: ReplicaSet[] } {
   const store = cluster.world.state.store;
-  const deployment = storeList(store, 'deployments', 'default').find((x) => x.metadata?.name === WEB) as
-    Deployment | undefined;
+  const deployment = storeList(store, 'deployments', 'default').find((x) => x.metadata?.name === WEB);
   const uid = deployment?.metadata?.uid;
-  const replicaSets = (storeList(store, 'replicasets', 'default') as ReplicaSet[]).filter(
+  const replicaSets = storeList(store, 'replicasets', 'default').filter(
     (rs) => uid !== undefined && rs.metadata?.ownerReferences?.some((o) => o.uid === uid),
   );
   return { deployment, replicaSets };

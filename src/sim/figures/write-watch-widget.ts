@@ -6,7 +6,7 @@ import type { Cluster } from '../cluster.ts';
 import { isHeartbeat } from '../view/records.ts';
 import type { Frame } from '../view/types.ts';
 import { agree, count } from '../view/words.ts';
-import type { DemoDef, FigureDef, FigureDetail, JsonValue } from './demo.ts';
+import type { DemoDef, FigureDef } from './demo.ts';
 import { livePodsOf, readyPodsOf, setupDemo, WEB, webOf } from './widget-web.ts';
 import { figureActions } from './figure-actions.ts';
 import { setOf } from '../util/table.ts';
@@ -20,13 +20,15 @@ const CHAIN = 6;
 const MUTATING = setOf(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** One write and the watchers told of it, as the panel draws it. */
-export interface WriteFanOut {
+export type WriteFanOut = {
   component: string;
   verb: string;
   object: string;
   revision: number;
   notified: { component: string; event: string }[];
-}
+};
+/** The figure's detail (FigureDef.detail): the fan-out under its key. */
+type Detail = { writes: WriteFanOut[] };
 
 /** kubectl's last write and the writes it set off (Events and heartbeats left out), each with its watch notifications so far. */
 function fanOutOf(cluster: Cluster): WriteFanOut[] {
@@ -67,7 +69,7 @@ function fanOutOf(cluster: Cluster): WriteFanOut[] {
 const other = (f: Frame): number => (webOf(f)?.replicas === REPLICAS ? REPLICAS + 1 : REPLICAS);
 
 /** kubectl scale web: one write, its revision and its watchers, then the chain it sets off. */
-const scale: DemoDef = {
+const scale: DemoDef<Detail> = {
   id: 'scale',
   label: (f) => `Scale web to ${other(f)}`,
   unavailable: (f) =>
@@ -96,7 +98,7 @@ const scale: DemoDef = {
 };
 
 /** The `write-watch` widget: one write, its revision, and its watch fan-out. */
-export const writeWatchWidget: FigureDef = {
+export const writeWatchWidget: FigureDef<Detail> = {
   actions: figureActions,
   id: 'write-watch',
   title: 'One write, its revision and its watchers',
@@ -109,5 +111,5 @@ export const writeWatchWidget: FigureDef = {
     'The list leaves out Events and heartbeats (Lease renewals, node status), which also take revisions: that is why the numbers jump.',
     'Each component keeps one watch per kind (a shared informer), so the controller-manager is told once for all its controllers.',
   ],
-  detail: (cluster): FigureDetail => ({ writes: fanOutOf(cluster) as unknown as JsonValue }),
+  detail: (cluster) => ({ writes: fanOutOf(cluster) }),
 };

@@ -1,6 +1,5 @@
 import { describe, it, expect } from 'vitest';
 import { initialTransition, transition } from 'xstate';
-import type { Pod } from 'kubernetes-types/core/v1';
 import { peek } from '../clock.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { storeList } from '../apiserver/store.ts';
@@ -10,7 +9,7 @@ import { podMachine, type PodMachineEvent } from './pod-machine.ts';
 
 const NODES = ['node-1', 'node-2', 'node-3'];
 const webPods = (c: Cluster) =>
-  (storeList(c.world.state.store, 'pods', 'default') as Pod[]).filter((p) => p.metadata?.labels?.app === 'web');
+  storeList(c.world.state.store, 'pods', 'default').filter((p) => p.metadata?.labels?.app === 'web');
 
 /** Every (pod, machine state) the kubelets hold, after each event up to `ms` from now. */
 function run(c: Cluster, ms: number, seen: Set<string>): void {

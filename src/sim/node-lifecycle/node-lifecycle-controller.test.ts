@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { transition } from 'xstate';
-import type { Node, Pod, Event as CoreEvent } from 'kubernetes-types/core/v1';
+import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import { SYNCED_POLL_PERIOD_MS } from '../client-go/informer.ts';
 import { closeWatch } from '../apiserver/watch.ts';
@@ -198,7 +198,7 @@ const getPod = (w: World, name: string) =>
 const ready = (n: Node | Pod) => n.status?.conditions?.find((c) => c.type === 'Ready');
 const taintKeys = (w: World, name: string) =>
   (getNode(w, name).spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).sort();
-const events = (w: World) => storeList(w.state.store, 'events') as unknown as CoreEvent[];
+const events = (w: World) => storeList(w.state.store, 'events');
 const nlcState = (w: World) => w.state.components['node-lifecycle-controller'].state as NodeLifecycleControllerState;
 
 /** Run in small steps until pred holds; returns the time it first held (or undefined). */

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { initialTransition, transition } from 'xstate';
-import type { Node, Pod } from 'kubernetes-types/core/v1';
+import type { Node } from 'kubernetes-types/core/v1';
 import { peek } from '../clock.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { storeList } from '../apiserver/store.ts';
@@ -36,8 +36,8 @@ function watchMachines(
       }
     }
     c.advance(until - c.now);
-    const nodes = storeList(c.world.state.store, 'nodes') as Node[];
-    const pods = storeList(c.world.state.store, 'pods') as Pod[];
+    const nodes = storeList(c.world.state.store, 'nodes');
+    const pods = storeList(c.world.state.store, 'pods');
     for (const name of NODES) {
       const h = nodeHealthOf(c.world.state, name);
       if (!h) continue;

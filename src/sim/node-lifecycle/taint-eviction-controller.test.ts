@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import type { Node, Pod, Taint, Toleration, Event as CoreEvent } from 'kubernetes-types/core/v1';
+import type { Node, Pod, Taint, Toleration } from 'kubernetes-types/core/v1';
 import { storeGet, storeList } from '../apiserver/store.ts';
 import { storeKey } from '../api/resources.ts';
 import { testWorld, pod } from '../testing/world.ts';
@@ -35,7 +35,7 @@ const taint = (w: World, node: string, taints: Taint[]) =>
 const getPod = (w: World, name: string) =>
   storeGet(w.state.store, 'pods', storeKey('pods', 'default', name)) as Pod | undefined;
 const messages = (w: World) =>
-  (storeList(w.state.store, 'events') as unknown as CoreEvent[])
+  storeList(w.state.store, 'events')
     .filter((e) => e.reason === 'TaintManagerEviction')
     .map((e) => e.message);
 const tecReqs = (w: World) =>
@@ -80,7 +80,7 @@ describe('taint-eviction-controller', () => {
     });
     expect(getPod(w, 'b')!.metadata?.deletionTimestamp).toBeUndefined();
     expect(messages(w)).toEqual(['Marking for deletion Pod default/a', 'Marking for deletion Pod default/g']);
-    const ev = (storeList(w.state.store, 'events') as unknown as CoreEvent[])[0];
+    const ev = storeList(w.state.store, 'events')[0];
     expect(ev).toMatchObject({
       type: 'Normal',
       involvedObject: { kind: 'Pod', name: 'a', namespace: 'default', uid: a.metadata?.uid },

@@ -2,7 +2,6 @@
 // lower-priority pod through the API server (DisruptionTarget, graceful DELETE, Preempted), is
 // nominated, binds once the victim is gone; the victim's ReplicaSet replaces it and the replacement
 // stays Pending with DefaultPreemption's "no victims" text.
-import type { Event as CoreEvent, Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, test } from 'vitest';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { runKubectl } from '../kubectl/kubectl.ts';
@@ -14,10 +13,10 @@ function ok(c: Cluster, cmd: string): string {
   expect(r.exitCode, cmd).toBe(0);
   return r.stdout;
 }
-const pods = (c: Cluster) => storeList(c.world.state.store, 'pods', 'default') as Pod[];
+const pods = (c: Cluster) => storeList(c.world.state.store, 'pods', 'default');
 const pod = (c: Cluster, name: string) => pods(c).find((p) => p.metadata?.name === name);
 const events = (c: Cluster, reason: string) =>
-  (storeList(c.world.state.store, 'events', 'default') as unknown as CoreEvent[]).filter((e) => e.reason === reason);
+  storeList(c.world.state.store, 'events', 'default').filter((e) => e.reason === reason);
 
 describe('DefaultPreemption on a full cluster', () => {
   test('the preemptor nominates, the victim goes, the replacement waits', () => {
