@@ -11,12 +11,20 @@ async function until(ok: () => boolean): Promise<void> {
   expect(ok()).toBe(true);
 }
 
+/** A session of the cluster figure opened as `instance` and live: its handler and the updates it posts. */
+async function openLive(
+  instance: string,
+): Promise<{ handle: ReturnType<typeof createSessions>; updates: SessionUpdate[] }> {
+  const updates: SessionUpdate[] = [];
+  const handle = createSessions(createFigureServer({ cluster: def }), (u) => updates.push(u));
+  handle({ instance, type: 'open', figure: 'cluster', story: compiled.story, view: compiled.first });
+  await until(() => updates.at(-1)?.live === true);
+  return { handle, updates };
+}
+
 describe('the terminal through the figure machine', () => {
   it('completes a line, runs a TERMINAL event in the worker and brings its output back', async () => {
-    const updates: SessionUpdate[] = [];
-    const handle = createSessions(createFigureServer({ cluster: def }), (u) => updates.push(u));
-    handle({ instance: 'i', type: 'open', figure: 'cluster', story: compiled.story, view: compiled.first });
-    await until(() => updates.at(-1)?.live === true);
+    const { handle, updates } = await openLive('i');
     handle({ instance: 'i', type: 'event', seq: 1, event: { type: 'COMPLETE', line: 'kubectl get dep' } });
     await until(() => updates.at(-1)?.completion != null);
     expect(updates.at(-1)!.completion).toMatchObject({ completed: 'kubectl get deployments ' });
@@ -34,10 +42,7 @@ describe('the terminal through the figure machine', () => {
   });
 
   it('pauses playback for a command', async () => {
-    const updates: SessionUpdate[] = [];
-    const handle = createSessions(createFigureServer({ cluster: def }), (u) => updates.push(u));
-    handle({ instance: 'p', type: 'open', figure: 'cluster', story: compiled.story, view: compiled.first });
-    await until(() => updates.at(-1)?.live === true);
+    const { handle, updates } = await openLive('p');
     handle({ instance: 'p', type: 'event', seq: 1, event: { type: 'PLAY' } });
     handle({ instance: 'p', type: 'event', seq: 2, event: { type: 'TERMINAL', line: 'sim time' } });
     expect(updates.at(-1)!.playing).toBe(false);
@@ -46,10 +51,7 @@ describe('the terminal through the figure machine', () => {
   });
 
   it("keeps a line's output when the reader moves the figure before it is answered (each kind of request has its own region)", async () => {
-    const updates: SessionUpdate[] = [];
-    const handle = createSessions(createFigureServer({ cluster: def }), (u) => updates.push(u));
-    handle({ instance: 'm', type: 'open', figure: 'cluster', story: compiled.story, view: compiled.first });
-    await until(() => updates.at(-1)?.live === true);
+    const { handle, updates } = await openLive('m');
     handle({ instance: 'm', type: 'event', seq: 1, event: { type: 'TERMINAL', line: 'kubectl get nodes' } });
     handle({ instance: 'm', type: 'event', seq: 2, event: { type: 'STEP' } });
     await until(() => (updates.at(-1)?.terminal.length ?? 0) > 0);
@@ -58,10 +60,7 @@ describe('the terminal through the figure machine', () => {
   });
 
   it('runs a line sent while another still runs after it, and keeps both outputs', async () => {
-    const updates: SessionUpdate[] = [];
-    const handle = createSessions(createFigureServer({ cluster: def }), (u) => updates.push(u));
-    handle({ instance: 'q', type: 'open', figure: 'cluster', story: compiled.story, view: compiled.first });
-    await until(() => updates.at(-1)?.live === true);
+    const { handle, updates } = await openLive('q');
     handle({ instance: 'q', type: 'event', seq: 1, event: { type: 'TERMINAL', line: 'kubectl get nodes' } });
     handle({ instance: 'q', type: 'event', seq: 2, event: { type: 'TERMINAL', line: 'sim time' } });
     await until(() => (updates.at(-1)?.terminal.length ?? 0) === 2);
